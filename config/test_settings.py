@@ -8,7 +8,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key")
 
-from config.settings import *  # noqa: E402,F403
+from config.settings import *  # noqa: F403
 
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_TASK_ALWAYS_EAGER = True
