@@ -99,7 +99,20 @@ if REDIS_URL:
         "default": {
             # The Pub/Sub layer: no per-channel polling, scales across ASGI processes.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py's defaults (a 100-connection pool that raises when full,
+                        # idle connections dropped) do not suit thousands of sockets.
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10),
+                        "socket_connect_timeout": 5,
+                        "socket_timeout": None,
+                        "socket_keepalive": True,
+                        "health_check_interval": 30,
+                    }
+                ]
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -144,4 +157,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+    # Django's default config gives "django" a handler of its own; one line per record is enough.
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }

@@ -1,0 +1,65 @@
+# Mediana: `make run` serves the demo, `make test` runs the suite. See README.md.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format worker beat requirements bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.base: requirements/base.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements/base.txt
+	touch $@
+
+$(VENV)/.dev: requirements/dev.txt $(VENV)/.base
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+	touch $@
+
+$(VENV)/.bench: requirements/bench.txt $(VENV)/.dev
+	$(BIN)/pip install --quiet -r requirements/bench.txt
+	touch $@
+
+## run: install, migrate, load the demo and serve HTTP + WebSockets on 127.0.0.1:8000
+run: $(VENV)/.base
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --no-input
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## test: install the dev requirements and run the whole suite
+test: $(VENV)/.dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+## lint: ruff lint and format check
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## worker: a Celery worker (needs REDIS_URL; without it tasks run inline in the server)
+worker: $(VENV)/.base
+	$(BIN)/celery -A config worker --loglevel=info
+
+## beat: the Celery scheduler for periodic tasks (turn clocks), one per deployment
+beat: $(VENV)/.base
+	$(BIN)/celery -A config beat --loglevel=info
+
+## requirements: recompile the pinned requirements/*.txt from the short *.in files
+requirements: $(VENV)/.dev
+	$(BIN)/pip install --quiet uv
+	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 base.in -o base.txt
+	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 dev.in -o dev.txt
+	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 bench.in -o bench.txt
+
+## bench: the benchmarks of bench/ (figures in docs/performance.md)
+bench: $(VENV)/.bench
+	$(BIN)/python bench/engines.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""WebSocket consumers: they authenticate and route; services validate; engines decide."""

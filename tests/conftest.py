@@ -1,0 +1,35 @@
+"""Shared test wiring: service markers and helpers for subprocess servers."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip service tests only when their URL is unset (never in CI, where .ci/run sets both)."""
+    missing = {
+        "redis": not os.environ.get("REDIS_URL"),
+        "postgres": not (os.environ.get("DATABASE_URL", "").startswith("postgres")),
+    }
+    for item in items:
+        for marker, is_missing in missing.items():
+            if is_missing and item.get_closest_marker(marker):
+                if os.environ.get("CI"):
+                    raise pytest.UsageError(f"{item.nodeid} needs {marker}, which CI must provide")
+                item.add_marker(pytest.mark.skip(reason=f"{marker} not configured"))
+
+
+@pytest.fixture
+async def close_thread_connections():
+    """Close the database connection of the thread that runs sync code for async tests.
+
+    Channels runs ORM calls in a shared worker thread; its connection outlives the test and
+    would keep PostgreSQL from dropping the test database at the end of the run.
+    """
+    yield
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()

@@ -1,0 +1,94 @@
+"""Start and stop real server processes (uvicorn, Celery) for tests that need them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def service_env(**extra: str) -> dict[str, str]:
+    """The environment of a child server: real settings, the test's services, a test key."""
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SECRET_KEY": "test-secret-key",
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
+    env.update(extra)
+    return env
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited early with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing listening on port {port} after {timeout}s")
+
+
+@contextmanager
+def running(args: list[str], env: dict[str, str], port: int | None = None) -> Iterator:
+    """Run a child process for the duration of the block; always stop it."""
+    proc = subprocess.Popen(
+        args,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        if port is not None:
+            wait_for_port(port, proc)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+@contextmanager
+def uvicorn_server(env: dict[str, str]) -> Iterator[int]:
+    """One uvicorn process serving config.asgi on a free port; yields the port."""
+    port = free_port()
+    args = [
+        str(BIN / "uvicorn"),
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
+    with running(args, env, port):
+        yield port
