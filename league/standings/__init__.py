@@ -1,0 +1,46 @@
+"""Pure standings: match points, tie-breaks and ranking, with no ORM and no Django import.
+
+The league service loads fixtures, results and byes as records, calls `compute_standings` and
+caches the rows; everything here is testable (and benchmarked) without a database.
+"""
+
+from .errors import StandingsError, StandingsFault, UnknownTiebreak
+from .export import csv_header, standings_csv_rows
+from .records import ByeRecord, MatchRecord, StandingsConfig, StandingsRow, Value
+from .table import compute_standings, rank_tally
+from .tally import EventTally, PlayerTally, pairwise_points, tally_event
+from .tiebreaks import (
+    TIEBREAKS,
+    Tiebreak,
+    get_tiebreak,
+    lot_number,
+    register,
+    tiebreak_choices,
+    validate_tiebreaks,
+)
+
+__all__ = [
+    "TIEBREAKS",
+    "ByeRecord",
+    "EventTally",
+    "MatchRecord",
+    "PlayerTally",
+    "StandingsConfig",
+    "StandingsError",
+    "StandingsFault",
+    "StandingsRow",
+    "Tiebreak",
+    "UnknownTiebreak",
+    "Value",
+    "compute_standings",
+    "csv_header",
+    "get_tiebreak",
+    "lot_number",
+    "pairwise_points",
+    "rank_tally",
+    "register",
+    "standings_csv_rows",
+    "tally_event",
+    "tiebreak_choices",
+    "validate_tiebreaks",
+]

@@ -1,0 +1,79 @@
+"""The plain values standings are computed from and returned as: no ORM, no Django.
+
+The league service turns fixture, result and bye rows into these records, calls
+`compute_standings` and caches the rows it returns; keeping them frozen lets the same records be
+reused for several recomputations (and hashed) without fear of one run altering the next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Value = int | float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One finished (or forfeited) fixture: who sat where and what each seat took home.
+
+    `payouts[i]` belongs to `players[i]` and is the sum over the deals played; payouts are
+    zero-sum. `winners` are player ids (the game's own definition); `forfeited` holds the
+    players who lost the match by clock or withdrawal — they rank below every other seat.
+    """
+
+    fixture_id: int
+    round_no: int
+    players: tuple[int, ...]
+    payouts: tuple[int, ...]
+    winners: tuple[int, ...]
+    forfeited: frozenset[int]
+    deals_played: int
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRecord:
+    """A round a player sat out: worth the event's bye match points and nothing else."""
+
+    player_id: int
+    round_no: int
+    match_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsConfig:
+    """How the event breaks ties: registry names in order, and the seed of the drawing of lots.
+
+    The names are checked on construction so a bad configuration fails where it is made.
+    """
+
+    tiebreaks: tuple[str, ...] = ()
+    lot_seed: int = 0
+
+    def __post_init__(self) -> None:
+        from .tiebreaks import validate_tiebreaks
+
+        # A JSON field hands us a list; keep the config hashable and immutable all the same.
+        object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
+        validate_tiebreaks(self.tiebreaks)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """One line of the table; `tiebreak_values` follow `StandingsConfig.tiebreaks` in order.
+
+    `rank` is shared (1, 1, 3) by players still tied after every configured tie-break; `tied`
+    says so, for the page's "=" marker.
+    """
+
+    rank: int
+    player_id: int
+    matches_played: int
+    match_points: int
+    total_payouts: int
+    wins: int
+    byes: int
+    tiebreak_values: tuple[Value, ...] = ()
+    tied: bool = False
+    forfeits: int = 0
+    deals_played: int = 0
+    bye_points: int = 0

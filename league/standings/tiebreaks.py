@@ -1,0 +1,180 @@
+"""The tie-break registry: small classes chosen by name in the event's configuration.
+
+As in Tabbycat's `standings/metrics.py`, each tie-break is a class with a `name` (stored in the
+event's configuration), a `label` (shown on the page and in the form) and a key computed from the
+whole event. Higher keys rank first for every tie-break. A tie-break whose value depends on who is
+still tied (head-to-head) says so with `per_group = True` and is handed that group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import ClassVar
+
+from .errors import StandingsError, UnknownTiebreak
+from .records import Value
+from .tally import EventTally
+
+_MASK64 = (1 << 64) - 1
+
+
+class Tiebreak:
+    """One way of ordering players; subclasses set `name`, `label`, `description`, `values`."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    description: ClassVar[str]
+    #: True when the key of a player depends on the group still tied with him.
+    per_group: ClassVar[bool] = False
+
+    def values(self, tally: EventTally, group: Sequence[int]) -> list[Value]:
+        """The key of each player of `group` (in the same order); higher ranks first."""
+        return [self.value(tally, p) for p in group]
+
+    def value(self, tally: EventTally, player_id: int) -> Value:
+        """The key of one player, for tie-breaks that do not depend on the group."""
+        raise NotImplementedError
+
+    def format(self, value: Value) -> str:
+        """The value as the page and the CSV show it."""
+        return str(value)
+
+
+TIEBREAKS: dict[str, type[Tiebreak]] = {}
+
+
+def register(cls: type[Tiebreak]) -> type[Tiebreak]:
+    """Add a tie-break to the registry under its `name` (class decorator)."""
+    if cls.name in TIEBREAKS:
+        raise ValueError(f"two tie-breaks are named {cls.name!r}")
+    TIEBREAKS[cls.name] = cls
+    return cls
+
+
+def tiebreak_choices() -> list[tuple[str, str]]:
+    """(name, label) of every tie-break, in registry order: the event form's choices."""
+    return [(name, cls.label) for name, cls in TIEBREAKS.items()]
+
+
+def get_tiebreak(name: str) -> Tiebreak:
+    """An instance of the tie-break called `name`, or `UnknownTiebreak` with the known names."""
+    try:
+        return TIEBREAKS[name]()
+    except KeyError:
+        raise UnknownTiebreak(name, tuple(TIEBREAKS)) from None
+
+
+def validate_tiebreaks(names: Iterable[str]) -> None:
+    """Refuse unknown or repeated names, with a message the organizer can act on."""
+    seen: set[str] = set()
+    for name in names:
+        get_tiebreak(name)
+        if name in seen:
+            raise StandingsError(f"The tie-break “{TIEBREAKS[name].label}” is listed twice.")
+        seen.add(name)
+
+
+@register
+class MatchPoints(Tiebreak):
+    name = "match_points"
+    label = "Match points"
+    description = "Pairwise match points, byes included (also the primary sort)."
+
+    def value(self, tally: EventTally, player_id: int) -> Value:
+        return tally.players[player_id].match_points
+
+
+@register
+class TotalPayouts(Tiebreak):
+    name = "total_payouts"
+    label = "Total payouts"
+    description = "Sum of the player's payouts over every deal played, forfeited matches too."
+
+    def value(self, tally: EventTally, player_id: int) -> Value:
+        return tally.players[player_id].total_payouts
+
+
+@register
+class Wins(Tiebreak):
+    name = "wins"
+    label = "Matches won"
+    description = "Matches the player won as the game defines it (byes are not wins)."
+
+    def value(self, tally: EventTally, player_id: int) -> Value:
+        return tally.players[player_id].wins
+
+
+@register
+class OpponentsAveragePayout(Tiebreak):
+    name = "opponents_average_payout"
+    label = "Opponents' average payout"
+    description = (
+        "Buchholz-like: the average total payout of the opponents met, each counted once per "
+        "match shared; 0 without opponents."
+    )
+
+    def value(self, tally: EventTally, player_id: int) -> Value:
+        t = tally.players[player_id]
+        # int / int is correctly rounded, so equal averages give equal floats (ties stay ties).
+        return t.opponents_payout_sum / t.opponents_met if t.opponents_met else 0.0
+
+    def format(self, value: Value) -> str:
+        return f"{value:.2f}"
+
+
+@register
+class HeadToHead(Tiebreak):
+    name = "head_to_head"
+    label = "Head-to-head"
+    description = (
+        "Among the players still tied at this point only: match points scored against each "
+        "other in the matches they shared."
+    )
+    per_group = True
+
+    def values(self, tally: EventTally, group: Sequence[int]) -> list[Value]:
+        pairs = tally.pair_points
+        if pairs is None:  # the ranking asks for pairs when this tie-break is configured
+            raise RuntimeError("head_to_head needs a tally built with with_pairs=True")
+        if len(group) == 1:
+            return [0]
+        members = set(group)
+        out: list[Value] = []
+        for p in group:
+            row = pairs[p]
+            # Walk whichever is smaller, the player's opponents or the group: linear overall.
+            if len(row) <= len(members):
+                out.append(sum(v for q, v in row.items() if q in members))
+            else:
+                out.append(sum(row.get(q, 0) for q in group))
+        return out
+
+
+@register
+class Lot(Tiebreak):
+    name = "lot"
+    label = "Drawing of lots"
+    description = (
+        "A pseudo-random number from the event's lot seed and the player: stable across "
+        "recomputations, and never equal for two players, so it always breaks the tie."
+    )
+
+    def value(self, tally: EventTally, player_id: int) -> Value:
+        return lot_number(tally.lot_seed, player_id)
+
+
+def lot_number(seed: int, player_id: int) -> int:
+    """A 64-bit number, distinct for distinct player ids under one seed.
+
+    The splitmix64 finaliser is a bijection on 64-bit words, and so is XOR with a constant, so
+    two players can never draw the same lot; pure integer arithmetic keeps it identical on
+    every Python version and platform (unlike `hash()`).
+    """
+    return _mix64((player_id & _MASK64) ^ _mix64(seed & _MASK64))
+
+
+def _mix64(z: int) -> int:
+    z = (z + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
