@@ -1,0 +1,192 @@
+"""The one door from other apps into gameplay.
+
+`league` (and anything else outside gameplay) imports only this module: the engine registry as
+plain data, variant validation, scoring of game records, and — with online play — starting a
+table for a fixture and reading its result. Gameplay never imports league; it announces a
+finished match with the `match_finished` signal (sent after commit).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.dispatch import Signal
+
+from gameplay.engines import registry
+from gameplay.engines.errors import EngineError, RecordError, VariantError
+
+__all__ = [
+    "EngineError",
+    "GameInfo",
+    "RecordError",
+    "VariantError",
+    "game",
+    "game_choices",
+    "games",
+    "match_finished",
+    "random_record",
+    "score_record",
+    "score_sheet",
+    "start_table",
+    "table_result",
+    "validate_variant",
+]
+
+# Sent (after the database commit) when a table's match ends: sender=None, table_ref=str,
+# result=score_record-shaped dict, seats=[{"seat": n, "user_id": int|None, "bot": str|None}],
+# rated=bool, finished_at=datetime.
+match_finished = Signal()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What forms, pages and the API need to know about a game."""
+
+    name: str
+    display_name: str
+    seats: int
+    variant_schema: list[dict[str, Any]]
+    defaults: dict[str, Any]
+
+
+def games() -> list[GameInfo]:
+    """Every registered game, in registration order."""
+    return [
+        GameInfo(s.name, s.display_name, s.seats, s.variant_schema(), s.defaults())
+        for s in registry.games()
+    ]
+
+
+def game(name: str) -> GameInfo:
+    """One game's info; `KeyError` for an unknown name."""
+    spec = registry.get_game(name)
+    return GameInfo(spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults())
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """(name, display name) pairs for a form's choice field."""
+    return [(s.name, s.display_name) for s in registry.games()]
+
+
+def validate_variant(game_name: str, variant: Any) -> dict[str, Any]:
+    """The full variant of a game (defaults filled in); raises `VariantError` with a reason."""
+    try:
+        spec = registry.get_game(game_name)
+    except KeyError:
+        raise VariantError(f"unknown game {game_name!r}") from None
+    return spec.validate_variant(variant)
+
+
+def score_record(record: Any) -> dict[str, Any]:
+    """Replay a `mediana.record/1` record and score it (the output of `score_record`).
+
+    Raises `RecordError` whose message is the one-line report of records.md.
+    """
+    from gameplay.engines import records
+
+    return records.score_record(record)
+
+
+def random_record(
+    game_name: str,
+    *,
+    players: list[str],
+    variant: dict[str, Any] | None = None,
+    n_deals: int = 1,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """A complete record of a match played with random legal moves (demo data, tests)."""
+    match = registry.start_match(
+        game_name, variant=variant, n_deals=n_deals, seed=seed, players=players
+    )
+    rng = random.Random(seed)
+    while not match.finished:
+        seat = rng.choice(match.to_act())
+        match.apply(seat, match.move_to_action(match.random_move(seat, rng)))
+    return match.export()
+
+
+def score_sheet(
+    game_name: str, variant: dict[str, Any], sheet: Any, *, dealer: int = 0, n_seats: int
+) -> dict[str, Any]:
+    """Check a typed score sheet against the rules and score it like a record.
+
+    Raises `EngineError` (a `SheetError`) naming the deal and the reason.
+    """
+    from gameplay.engines.sheets import score_sheet as score
+
+    return score(game_name, variant, sheet, dealer=dealer, n_seats=n_seats)
+
+
+def start_table(
+    game_name: str,
+    *,
+    seats: list[int | str],
+    variant: dict[str, Any] | None = None,
+    n_deals: int = 1,
+    seed: int | None = None,
+    seconds_per_move: int = 60,
+    on_timeout: str = "default",
+    allow_spectators: bool = True,
+    rated: bool = False,
+    names: list[str] | None = None,
+) -> str:
+    """Open an online table for a fixture and return its id (the league's `table_ref`).
+
+    `seats` in seat order (seat 0 deals first): a user id (int) for a person, a name (str) for a
+    bot seat played by the built-in bot. `names` are the display names (default: usernames and
+    bot names). `on_timeout` is "default" (a legal default action) or "forfeit". Raises
+    `VariantError` for a bad variant, seat count or match length. Call it inside the league's
+    transaction: bots start moving only after it commits.
+    """
+    from django.contrib.auth import get_user_model
+
+    from gameplay.services.tables import SeatSpec, create_table
+
+    users = get_user_model().objects.in_bulk([s for s in seats if isinstance(s, int)])
+    specs = []
+    for n, who in enumerate(seats):
+        if isinstance(who, bool) or not isinstance(who, (int, str)):
+            raise VariantError(f"seat {n} must be a user id or a bot name")
+        if isinstance(who, int):
+            if who not in users:
+                raise VariantError(f"seat {n}: no user {who}")
+            name = users[who].get_username()
+            specs.append(SeatSpec(names[n] if names else name, user_id=who))
+        else:
+            specs.append(SeatSpec(names[n] if names else who, bot=who))
+    try:
+        table = create_table(
+            game_name,
+            specs,
+            variant=variant,
+            n_deals=n_deals,
+            seed=seed,
+            seconds_per_move=seconds_per_move,
+            on_timeout=on_timeout,
+            allow_spectators=allow_spectators,
+            rated=rated,
+        )
+    except KeyError:
+        raise VariantError(f"unknown game {game_name!r}") from None
+    except ValueError as exc:
+        raise VariantError(str(exc)) from None
+    return table.id
+
+
+def table_result(table_ref: str) -> dict[str, Any] | None:
+    """A table's outcome, or None while it is being played (and for an unknown table).
+
+    `{"result": score_record-shaped dict, "record": mediana.record/1, "forfeited_seats": [..],
+    "finished_at": datetime}`; a forfeited match has `complete: false` and `result["forfeited"]`.
+    """
+    from gameplay.models import Table
+
+    row = (
+        Table.objects.filter(pk=table_ref, status=Table.Status.FINISHED)
+        .values("result", "record", "forfeited_seats", "finished_at")
+        .first()
+    )
+    return row

@@ -1,0 +1,415 @@
+"""The interface every game engine implements, and the match machinery they share.
+
+A ``Match`` is one match at one table: a run of at most ``n_deals`` deals. It is a plain mutable
+object with two doors:
+
+* the **validated path** the server uses: ``to_act()``, ``legal(seat)``, ``apply(seat, action)``
+  (record-format action dicts, raises ``IllegalAction`` and then changes nothing), ``view(seat)``,
+  ``result()``, ``dump()``/``load()``, ``export()``;
+* the **fast path** bots use for search: ``actor()``, ``moves(seat)``, ``random_move(seat, rng)``,
+  ``play(seat, move)`` (compact moves, no checks, no events, no record), ``clone()``, ``redeal()``.
+
+Deals follow each other automatically: when a deal ends its result is stored and the next deal is
+dealt at once (from the explicit deals, else from the seed) until the match is over.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from .cards import Deck, deal_chunks, seeded_rng
+from .errors import EngineFault, IllegalAction, VariantError
+from .variants import Flag, resolve_variant
+
+Event = dict[str, Any]
+Move = Any
+
+
+def event(kind: str, visible_to: Sequence[int] | None = None, /, **data: Any) -> Event:
+    """An event; ``visible_to`` is ``None`` for everyone (spectators too) or a list of seats."""
+    data["event"] = kind
+    data["visible_to"] = None if visible_to is None else list(visible_to)
+    return data
+
+
+def visible(events: list[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see (``None``: a spectator)."""
+    return [
+        e
+        for e in events
+        if e["visible_to"] is None or (seat is not None and seat in e["visible_to"])
+    ]
+
+
+def describe_action(action: Any) -> str:
+    """A short text of an action for error lines: ``play 7H``, ``give 2C 7D to 1``."""
+    if not isinstance(action, dict):
+        return repr(action)
+    parts = [str(action.get("act"))]
+    for key in ("card", "suit", "tricks", "contract", "cards", "discard", "give", "to", "signal"):
+        if key not in action:
+            continue
+        value = action[key]
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = json.dumps(value)
+        parts.append(f"to {value}" if key == "to" else str(value))
+    return " ".join(parts)
+
+
+class Match:
+    """Base class of the engines. Subclasses set the class attributes and the game hooks."""
+
+    GAME: ClassVar[str] = ""
+    DISPLAY: ClassVar[str] = ""
+    SEATS: ClassVar[int] = 3
+    FLAGS: ClassVar[tuple[Flag, ...]] = ()
+    SIGNALS: ClassVar[bool] = False  # does any action of this game carry a ``signal``
+    STATE: ClassVar[tuple[str, ...]] = ()  # the subclass's own state attributes (for dump/load)
+
+    COMMON: ClassVar[tuple[str, ...]] = (
+        "variant",
+        "variant_input",
+        "players",
+        "n_deals",
+        "seed",
+        "explicit",
+        "first_dealer",
+        "dealer",
+        "deal_no",
+        "log",
+        "results",
+        "finished",
+        "winners",
+    )
+    __slots__ = COMMON
+
+    # ------------------------------------------------------------------ game hooks
+    @classmethod
+    def check_variant(cls, variant: dict[str, Any]) -> None:
+        """Cross-flag checks (raise ``VariantError``); flags alone are checked by the schema."""
+
+    @classmethod
+    def deck_for(cls, variant: dict[str, Any]) -> Deck:
+        raise NotImplementedError
+
+    @classmethod
+    def sizes_for(cls, variant: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        """Hand sizes in seat order and the stock size."""
+        raise NotImplementedError
+
+    def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> list[Event] | None:
+        """Start the current deal (``self.dealer`` deals) from these cards."""
+        raise NotImplementedError
+
+    def _partial(self) -> dict[str, Any]:
+        """``{"dealer", "scores", "payouts"}`` of the deal in progress (records.md)."""
+        raise NotImplementedError
+
+    def _final_winners(self) -> list[int]:
+        """Winners when the match ends because ``n_deals`` were played."""
+        raise NotImplementedError
+
+    # validated path, per game
+    def to_act(self) -> list[int]:
+        raise NotImplementedError
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def check(self, seat: int, action: dict[str, Any]) -> tuple[Move, dict[str, Any]]:
+        """Validate ``action`` for ``seat`` (its turn); return the compact move and the action as
+        it goes into the record. Raises ``IllegalAction``; never changes the state."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # fast path, per game
+    def actor(self) -> int:
+        """One seat that may act now (-1 when nobody can: the match is over)."""
+        raise NotImplementedError
+
+    def moves(self, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        raise NotImplementedError
+
+    def play(self, seat: int, move: Move, ev: list[Event] | None = None) -> None:
+        raise NotImplementedError
+
+    def clone(self) -> Match:
+        raise NotImplementedError
+
+    def move_to_action(self, move: Move) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ construction
+    def __init__(
+        self,
+        *,
+        dealer: int = 0,
+        variant: dict[str, Any] | None = None,
+        n_deals: int = 1,
+        seed: int | str | None = None,
+        deals: list[dict[str, Any]] | None = None,
+        players: list[str] | None = None,
+    ) -> None:
+        """Start a match: deal the first deal. ``deals`` are explicit ``{"hands", "stock"}`` in
+        card codes, used first; later deals come from ``seed`` (random when ``None``)."""
+        resolved = self.resolve_variant(variant)
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise VariantError("dealer must be a seat number")
+        if not 0 <= dealer < self.SEATS:
+            raise VariantError(f"dealer must be a seat from 0 to {self.SEATS - 1}")
+        if isinstance(n_deals, bool) or not isinstance(n_deals, int) or n_deals < 1:
+            raise VariantError("the number of deals must be a positive integer")
+        if players is not None and len(players) != self.SEATS:
+            raise VariantError(f"{self.GAME} needs {self.SEATS} players")
+        explicit = None
+        if deals is not None:
+            explicit = []
+            for i, d in enumerate(deals):
+                problem = self.deck_problem(resolved, d.get("hands"), d.get("stock"))
+                if problem:
+                    raise VariantError(f"deal {i}: wrong deck: {problem}")
+                explicit.append({"hands": [list(h) for h in d["hands"]], "stock": list(d["stock"])})
+        self.variant = resolved
+        self.variant_input = None if variant is None else dict(variant)
+        self.players = None if players is None else list(players)
+        self.n_deals = n_deals
+        self.seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
+        self.explicit = explicit
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self.deal_no = 0
+        self.log: list[list[Any]] = []
+        self.results: list[dict[str, Any]] = []
+        self.finished = False
+        self.winners: list[int] = []
+        self._init_state()
+        self._new_deal(None)
+
+    def _init_state(self) -> None:
+        """Set the subclass's match-level state before the first deal."""
+
+    @classmethod
+    def resolve_variant(cls, variant: Any) -> dict[str, Any]:
+        resolved = resolve_variant(cls.FLAGS, variant)
+        cls.check_variant(resolved)
+        return resolved
+
+    @classmethod
+    def deck_problem(cls, variant: dict[str, Any], hands: Any, stock: Any) -> str | None:
+        """Why ``hands`` + ``stock`` (card codes) are not exactly this game's deck, or ``None``."""
+        deck = cls.deck_for(variant)
+        sizes, stock_size = cls.sizes_for(variant)
+        if not isinstance(hands, list) or len(hands) != cls.SEATS:
+            return f"hands must be a list of {cls.SEATS} hands"
+        if not isinstance(stock, list):
+            return "stock must be a list of cards"
+        seen: set[str] = set()
+        for who, cards, size in [
+            *((f"seat {i}", h, sizes[i]) for i, h in enumerate(hands)),
+            ("stock", stock, stock_size),
+        ]:
+            if not isinstance(cards, list):
+                return f"{who} must be a list of cards"
+            for c in cards:
+                if not isinstance(c, str) or c not in deck.id_of:
+                    return f"{who}: {c!r} is not a card of the {deck.name} deck"
+                if c in seen:
+                    return f"{who}: {c} appears twice"
+                seen.add(c)
+            if len(cards) != size:
+                return f"{who} has {len(cards)} cards, expected {size}"
+        return None
+
+    # ------------------------------------------------------------------ deals
+    def _deal_cards(self, k: int) -> tuple[list[list[int]], list[int]]:
+        deck = self.deck_for(self.variant)
+        if self.explicit is not None and k < len(self.explicit):
+            d = self.explicit[k]
+            return [[deck.id_of[c] for c in h] for h in d["hands"]], [
+                deck.id_of[c] for c in d["stock"]
+            ]
+        sizes, _ = self.sizes_for(self.variant)
+        return deal_chunks(deck.shuffled(seeded_rng(self.seed, k)), sizes)
+
+    def _new_deal(self, ev: list[Event] | None) -> None:
+        hands, stock = self._deal_cards(self.deal_no)
+        self.log.append([[h[:] for h in hands], stock[:], []])
+        if ev is not None:
+            deck = self.deck_for(self.variant)
+            ev.append(event("deal", deal=self.deal_no, dealer=self.dealer))
+            for s, h in enumerate(hands):
+                ev.append(event("hand", [s], deal=self.deal_no, cards=deck.codes(sorted(h))))
+        self._setup_deal(hands, stock)
+
+    def redeal(self, rng: random.Random) -> None:
+        """Fast path: replace the cards of the current, untouched deal by a fresh shuffle from
+        ``rng`` (bots and benchmarks try many deals from one position)."""
+        if self.log[-1][2]:
+            raise EngineFault("redeal after the deal has begun")
+        deck = self.deck_for(self.variant)
+        hands, stock = deal_chunks(deck.shuffled(rng), self.sizes_for(self.variant)[0])
+        self.log[-1] = [[h[:] for h in hands], stock[:], []]
+        self._setup_deal(hands, stock)
+
+    def _end_deal(
+        self,
+        dealer: int,
+        scores: list[int],
+        payouts: list[int],
+        ev: list[Event] | None,
+        winners: list[int] | None = None,
+        next_dealer: int | None = None,
+    ) -> None:
+        """Store the deal's result; end the match (``winners`` given, or ``n_deals`` reached) or
+        deal the next deal."""
+        if sum(payouts) != 0:
+            raise EngineFault(f"payouts {payouts} do not sum to zero")
+        self.results.append({"dealer": dealer, "scores": scores, "payouts": payouts})
+        if ev is not None:
+            ev.append(event("deal_end", deal=self.deal_no, **self._reveal(self.deal_no)))
+        if winners is None and self.deal_no + 1 >= self.n_deals:
+            winners = self._final_winners()
+        if winners is not None:
+            self.finished = True
+            self.winners = sorted(winners)
+            if ev is not None:
+                ev.append(event("match_end", winners=self.winners, result=self.result()))
+            return
+        self.deal_no += 1
+        self.dealer = (dealer + 1) % self.SEATS if next_dealer is None else next_dealer
+        self._new_deal(ev)
+
+    def _reveal(self, k: int) -> dict[str, Any]:
+        """Everything about finished deal ``k``: its record entry and its result."""
+        deck = self.deck_for(self.variant)
+        hands, stock, actions = self.log[k]
+        return {
+            **self.results[k],
+            "hands": [deck.codes(h) for h in hands],
+            "stock": deck.codes(stock),
+            "actions": [dict(a) for a in actions],
+        }
+
+    # ------------------------------------------------------------------ validated path
+    def apply(self, seat: int, action: dict[str, Any]) -> list[Event]:
+        """Apply a player's action (record format). Returns the events it produced, each saying
+        who may see it. Raises ``IllegalAction`` and leaves the state unchanged when illegal."""
+        if self.finished:
+            raise IllegalAction("the match is over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.SEATS:
+            raise IllegalAction(f"no such seat {seat!r}")
+        if not isinstance(action, dict) or not isinstance(action.get("act"), str):
+            raise IllegalAction("an action must be an object with an 'act'")
+        if "signal" in action and not self.SIGNALS:
+            raise IllegalAction("signals are not used in this game")
+        if seat not in self.to_act():
+            raise IllegalAction(f"not your turn (waiting for seat {self._waiting()})")
+        move, logged = self.check(seat, action)
+        events: list[Event] = []
+        self.log[self.deal_no][2].append({"seat": seat, **logged})
+        self.play(seat, move, events)
+        return events
+
+    def _waiting(self) -> str:
+        return " or ".join(str(s) for s in self.to_act())
+
+    def result(self) -> dict[str, Any]:
+        """The ``score_record`` output of records.md for the match so far."""
+        deals = [
+            {"dealer": r["dealer"], "scores": list(r["scores"]), "payouts": list(r["payouts"])}
+            for r in self.results
+        ]
+        if not self.finished:
+            deals.append(self._partial())
+        n = self.SEATS
+        return {
+            "game": self.GAME,
+            "complete": self.finished,
+            "deals": deals,
+            "totals": {
+                "scores": [sum(d["scores"][i] for d in deals) for i in range(n)],
+                "payouts": [sum(d["payouts"][i] for d in deals) for i in range(n)],
+            },
+            "winners": list(self.winners) if self.finished else [],
+        }
+
+    def _common_view(self, seat: int | None) -> dict[str, Any]:
+        totals = [sum(r["payouts"][i] for r in self.results) for i in range(self.SEATS)]
+        return {
+            "game": self.GAME,
+            "seat": seat,
+            "deal": self.deal_no,
+            "n_deals": self.n_deals,
+            "to_act": self.to_act(),
+            "results": [dict(r) for r in self.results],
+            "totals": totals,
+            "last_deal": self._reveal(len(self.results) - 1) if self.results else None,
+            "finished": self.finished,
+            "winners": list(self.winners),
+        }
+
+    # ------------------------------------------------------------------ records and JSON
+    def export(self) -> dict[str, Any]:
+        """The match as a ``mediana.record/1`` record (finished or not)."""
+        deck = self.deck_for(self.variant)
+        rec: dict[str, Any] = {"format": "mediana.record/1", "game": self.GAME}
+        if self.variant_input is not None:
+            rec["variant"] = dict(self.variant_input)
+        if self.players is not None:
+            rec["players"] = list(self.players)
+        rec["dealer"] = self.first_dealer
+        rec["deals"] = [
+            {
+                "hands": [deck.codes(h) for h in hands],
+                "stock": deck.codes(stock),
+                "actions": [dict(a) for a in actions],
+            }
+            for hands, stock, actions in self.log
+        ]
+        return rec
+
+    def dump(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (``load`` restores it exactly)."""
+        state = {k: getattr(self, k) for k in (*self.COMMON, *self.STATE)}
+        return {"game": self.GAME, "state": json.loads(json.dumps(state))}
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Match:
+        if data.get("game") != cls.GAME:
+            raise EngineFault(f"state of {data.get('game')!r} loaded into {cls.GAME}")
+        m = cls.__new__(cls)
+        state = json.loads(json.dumps(data["state"]))
+        for k in (*cls.COMMON, *cls.STATE):
+            setattr(m, k, state[k])
+        return m
+
+    def _copy_common(self, m: Match) -> None:
+        """Copy the shared attributes into clone ``m`` (finished deals' logs are shared:
+        they never change)."""
+        m.variant = self.variant
+        m.variant_input = self.variant_input
+        m.players = self.players
+        m.n_deals = self.n_deals
+        m.seed = self.seed
+        m.explicit = self.explicit
+        m.first_dealer = self.first_dealer
+        m.dealer = self.dealer
+        m.deal_no = self.deal_no
+        log = self.log[:]
+        last = log[-1]
+        log[-1] = [last[0], last[1], last[2][:]]
+        m.log = log
+        m.results = self.results[:]
+        m.finished = self.finished
+        m.winners = self.winners[:]

@@ -1,0 +1,924 @@
+"""Mediatore: four seats, an auction for five contracts, a secret partner in Chiamo, no trumps.
+
+Rules: /work/shared/rules/mediatore.md (with every flag of its "Variants" table). One record deal =
+one deal (a thrown-in deal too). Seats are numbered in play order (anticlockwise at the table), so
+the eldest is ``dealer + 1``. Cards are ints ``suit * 10 + rank`` of the Italian 40 deck (suits
+d c s b, ranks 3 2 A R C F 7 6 5 4), so within a suit a lower int is a higher card.
+
+Hidden information is the point of this game: the monte, the new monte, the card given back and —
+in Chiamo — who holds the called card (or that nobody does) must not leak through a view, an event
+or a message before the rules reveal them. The state holds them; ``view`` and the events filter.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from .base import Event, Match, event
+from .cards import ITALIAN40, SUIT_NAMES, Deck
+from .errors import EngineFault, IllegalAction
+from .variants import Flag
+
+DECK = ITALIAN40
+AUCTION, CALL, DISCARD, EXCHANGE, PLAY, OVER = range(6)
+PHASES = ("auction", "call", "discard", "exchange", "play", "over")
+SUITS = "dcsb"
+NEXT = (1, 2, 3, 0)
+
+CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO = range(5)
+CONTRACTS = ("chiamo", "mediatore", "solo", "solissimo", "arcisolissimo")
+
+# Card points in thirds: A = 3; 3, 2, R, C, F = 1; 7 6 5 4 = 0 (ranks in code order 3 2 A R C F …).
+_RANK_THIRDS = (1, 1, 3, 1, 1, 1, 0, 0, 0, 0)
+THIRDS = [_RANK_THIRDS[c % 10] for c in range(40)]
+LAST_TRICK = 3  # thirds for the last trick
+TOTAL_THIRDS = 35
+LOW_RANK = 3  # R or lower: rank index 3 (R) … 9 (4)
+THREES = (0, 10, 20, 30)
+
+# A play move is ``card + 40 * signal`` (signal 0 = none).
+SIGNALS = (None, "busso", "volo", "striscio", "busso+volo", "busso+striscio")
+SIGNAL_CODE = {s: i for i, s in enumerate(SIGNALS) if s}
+# Which claim a signal makes: 0 none (busso is always true), 1 volo, 2 striscio.
+SIGNAL_CLAIM = (0, 0, 1, 2, 1, 2)
+
+# Bit masks of hands (kept during play): a suit's cards, its cards ranked R or lower, and
+# FOLLOW[suit][mask & SUIT_MASK[suit]] = the tuple of those cards (follow sets without a scan).
+BIT = [1 << c for c in range(40)]
+SUIT_MASK = [0x3FF << (10 * s) for s in range(4)]
+LOW_MASK = [sum(1 << (10 * s + r) for r in range(LOW_RANK, 10)) for s in range(4)]
+FOLLOW: list[dict[int, tuple[int, ...]]] = [
+    {
+        k << (10 * s): tuple(10 * s + r for r in range(10) if k >> r & 1)
+        for k in range(1 << 10)
+    }
+    for s in range(4)
+]
+SUIT_OF = [c // 10 for c in range(40)]
+OTHERS = [SUIT_MASK[c // 10] & ~(1 << c) for c in range(40)]  # the rest of a card's suit
+LOWS = [LOW_MASK[c // 10] for c in range(40)]
+_PASS = ("pass",)
+
+_PHASE_HINT = {
+    AUCTION: "bid a contract or pass",
+    CALL: "the declarer calls a card now",
+    DISCARD: "the declarer discards 4 cards now",
+    EXCHANGE: "the declarer discards 4 cards and gives 1 back now",
+    PLAY: "play a card",
+}
+_PHASE_ACTS = {
+    AUCTION: ("bid", "pass"),
+    CALL: ("call",),
+    DISCARD: ("discard",),
+    EXCHANGE: ("exchange",),
+    PLAY: ("play",),
+}
+_ACTS = {"bid", "pass", "call", "discard", "exchange", "play"}
+
+# Base payments (sigma = +1): (each defender, declarer, partner or giver).
+_STAKES = {
+    "chiamo2": (-4, 5, 3),
+    "chiamo1": (-4, 12, None),
+    "mediatore_giver": (-8, 22, -6),
+    "mediatore1": (-8, 24, None),
+    SOLO: (-12, 36, None),
+    SOLISSIMO: (-16, 48, None),
+    ARCISOLISSIMO: (-18, 54, None),
+}
+
+
+def signal_true(signal: int, card: int, rest: list[int]) -> bool:
+    """Is the lead signal true, given the leader's other cards ``rest`` (``card`` is ignored)?
+
+    ``volo``: no other card of the suit left; ``striscio``: a card of the suit ranked R or lower
+    left; a combined signal is checked like its second part; ``busso`` is always true."""
+    claim = SIGNAL_CLAIM[signal]
+    if not claim:
+        return True
+    lo = card - card % 10
+    if claim == 1:
+        return not any(lo <= c < lo + 10 and c != card for c in rest)
+    return any(lo + LOW_RANK <= c < lo + 10 and c != card for c in rest)
+
+
+def _sample(cards: list[int], k: int, rng: random.Random) -> tuple[int, ...]:
+    """``k`` distinct cards, uniformly (a partial Fisher-Yates; faster than ``rng.sample``)."""
+    pool = cards[:]
+    n = len(pool)
+    rand = rng.random
+    for i in range(k):
+        j = i + int(rand() * (n - i))
+        pool[i], pool[j] = pool[j], pool[i]
+    return tuple(sorted(pool[:k]))
+
+
+def payments(
+    contract: int,
+    declarer: int,
+    helper: int,
+    called_out: bool,
+    won: bool,
+    slam: bool,
+    slam_rule: str,
+) -> list[int]:
+    """The deal's payments per seat (stake table of the rules; sums to zero).
+
+    ``helper`` is the Chiamo partner or the Mediatore giver (-1: none); ``called_out``: the called
+    card lay in the monte (Chiamo alone / Mediatore without a giver)."""
+    if contract == CHIAMO:
+        key = "chiamo1" if helper < 0 else "chiamo2"
+    elif contract == MEDIATORE:
+        key = "mediatore1" if helper < 0 else "mediatore_giver"
+    else:
+        key = contract
+    defender, decl, other = _STAKES[key]
+    sigma = 1 if won else -1
+    amounts = [defender * sigma] * 4
+    if helper >= 0:
+        amounts[helper] = other * sigma
+    amounts[declarer] = decl * sigma
+    if slam and slam_rule == "add2":
+        for i in range(4):
+            if i != declarer:
+                amounts[i] += 2 if amounts[i] > 0 else -2
+        amounts[declarer] = -sum(a for i, a in enumerate(amounts) if i != declarer)
+    elif slam and slam_rule == "double":
+        amounts = [2 * a for a in amounts]
+    return amounts
+
+
+class MediatoreMatch(Match):
+    """A Mediatore match; one deal is one deal, the highest total payout wins."""
+
+    GAME = "mediatore"
+    DISPLAY = "Mediatore"
+    SEATS = 4
+    SIGNALS = True
+    FLAGS = (
+        Flag(
+            "slam",
+            "choice",
+            "add2",
+            choices=("add2", "double", "none"),
+            help="winning every trick: +2 on every payment but the declarer's balance, double, "
+            "or nothing",
+        ),
+        Flag(
+            "signals",
+            "choice",
+            "lead_only",
+            choices=("lead_only", "off"),
+            help="may the leader add busso / volo / striscio to the led card",
+        ),
+        Flag(
+            "signal_check",
+            "choice",
+            "strict",
+            choices=("strict", "off"),
+            help="strict: a false volo or striscio is illegal",
+        ),
+        Flag("chiamo_threes_only", "bool", False, help="in Chiamo the called card must be a 3"),
+    )
+    STATE = (
+        "hands",
+        "monte",
+        "orig_monte",
+        "phase",
+        "turn",
+        "bids",
+        "out",
+        "high",
+        "high_seat",
+        "declarer",
+        "contract",
+        "called",
+        "partner",
+        "giver",
+        "given",
+        "revealed",
+        "trick",
+        "signal",
+        "sigmode",
+        "leader",
+        "won",
+        "masks",
+        "thirds",
+        "tricks",
+        "outcome",
+    )
+    __slots__ = STATE
+
+    hands: list[list[int]]
+    monte: list[int]
+    orig_monte: list[int]
+    phase: int
+    turn: int
+    bids: list[list[int]]
+    out: list[bool]
+    high: int
+    high_seat: int
+    declarer: int
+    contract: int
+    called: int
+    partner: int  # Chiamo: the called card's holder, -1 if it lay in the monte. SECRET.
+    giver: int  # Mediatore: the seat that handed the called card over (public), -1 if none
+    given: int
+    revealed: bool  # Chiamo: the called card has been played
+    trick: list[int]
+    signal: int
+    sigmode: int  # 0: signals off, 1: unchecked, 2: strict (from the variant, for speed)
+    leader: int
+    won: list[int]
+    masks: list[int]  # during play: each hand as a bit mask (see FOLLOW)
+    thirds: list[int]
+    tricks: list[list[int]]
+    outcome: dict[str, Any] | None
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def deck_for(cls, variant: dict[str, Any]) -> Deck:
+        return DECK
+
+    @classmethod
+    def sizes_for(cls, variant: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        return (9, 9, 9, 9), 4
+
+    def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> None:
+        eldest = (self.dealer + 1) % 4
+        self.hands = hands
+        self.monte = stock
+        self.orig_monte = stock[:]
+        self.phase = AUCTION
+        self.turn = eldest
+        self.bids = []
+        self.out = [False, False, False, False]
+        self.high = -1
+        self.high_seat = -1
+        self.declarer = -1
+        self.contract = -1
+        self.called = -1
+        self.partner = -1
+        self.giver = -1
+        self.given = -1
+        self.revealed = False
+        self.trick = []
+        self.signal = 0
+        v = self.variant
+        self.sigmode = 0 if v["signals"] == "off" else 1 if v["signal_check"] == "off" else 2
+        self.leader = eldest
+        self.won = [0, 0, 0, 0]
+        self.masks = [0, 0, 0, 0]
+        self.thirds = [0, 0, 0, 0]
+        self.tricks = []
+        self.outcome = None
+
+    def _partial(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "scores": [0, 0, 0, 0], "payouts": [0, 0, 0, 0]}
+
+    def _final_winners(self) -> list[int]:
+        totals = [0, 0, 0, 0]
+        for r in self.results:
+            p = r["payouts"]
+            for i in range(4):
+                totals[i] += p[i]
+        best = max(totals)
+        return [i for i in range(4) if totals[i] == best]
+
+    # ------------------------------------------------------------------ fast path
+    def actor(self) -> int:
+        return self.turn  # -1 once the match is over
+
+    def _follows(self, seat: int) -> list[int]:
+        """The cards ``seat`` may play (without signals)."""
+        trick = self.trick
+        if trick:
+            led = SUIT_OF[trick[0]]
+            follow = FOLLOW[led][self.masks[seat] & SUIT_MASK[led]]
+            if follow:
+                return list(follow)
+        return self.hands[seat][:]
+
+    def _lead_signals(self, seat: int, card: int) -> list[int]:
+        """The signals the leader may add to ``card`` (0 = none)."""
+        if self.variant["signals"] == "off":
+            return [0]
+        if self.variant["signal_check"] == "off":
+            return [0, 1, 2, 3, 4, 5]
+        rest = [c for c in self.hands[seat] if c != card]
+        return [s for s in range(6) if signal_true(s, card, rest)]
+
+    def _may_chiamo(self, seat: int) -> bool:
+        if not self.variant["chiamo_threes_only"]:
+            return True
+        hand = self.hands[seat]
+        return not all(t in hand for t in THREES)
+
+    def _bids(self, seat: int) -> list[int]:
+        lowest = self.high + 1
+        if lowest == CHIAMO and not self._may_chiamo(seat):
+            lowest = MEDIATORE
+        return list(range(lowest, 5))
+
+    def _callable(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        pool = (
+            THREES if self.contract == CHIAMO and self.variant["chiamo_threes_only"] else DECK.ids
+        )
+        return [c for c in pool if c not in hand]
+
+    def moves(self, seat: int) -> list[Any]:
+        """Compact moves: an int ``card + 40 * signal`` for a play; tuples for the rest
+        (``("pass",)``, ``("bid", c)``, ``("call", card)``, ``("discard", cards)``,
+        ``("exchange", cards, give or -1)``). Multi-card choices are expanded (large)."""
+        if self.finished or seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            if self.trick:
+                return self._follows(seat)
+            return [c + 40 * s for c in self.hands[seat] for s in self._lead_signals(seat, c)]
+        if phase == AUCTION:
+            return [("pass",)] + [("bid", c) for c in self._bids(seat)]
+        if phase == CALL:
+            return [("call", c) for c in self._callable(seat)]
+        hand = sorted(self.hands[seat])
+        if phase == DISCARD:
+            return [("discard", c) for c in combinations(hand, 4)]
+        if self.giver < 0:
+            return [("exchange", c, -1) for c in combinations(hand, 4)]
+        return [("exchange", c, g) for c in combinations(hand, 4) for g in hand if g not in c]
+
+    def random_move(self, seat: int, rng: random.Random) -> Any:
+        phase = self.phase
+        if phase == PLAY:
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                led = SUIT_OF[trick[0]]
+                f = FOLLOW[led][self.masks[seat] & SUIT_MASK[led]]
+                if f:
+                    return f[int(rng.random() * len(f))]
+                return hand[int(rng.random() * len(hand))]
+            n6 = 6 * len(hand)
+            mode = self.sigmode
+            if mode == 2:  # strict: uniform over legal (card, signal) pairs by rejection
+                mask = self.masks[seat]
+                rand = rng.random
+                while True:
+                    k = int(rand() * n6)
+                    card = hand[k // 6]
+                    claim = SIGNAL_CLAIM[k % 6]
+                    if not claim:
+                        return card + 40 * (k % 6)
+                    rest = mask & OTHERS[card]
+                    if (not rest) if claim == 1 else (rest & LOWS[card]):
+                        return card + 40 * (k % 6)
+            if mode == 0:
+                return hand[int(rng.random() * len(hand))]
+            k = int(rng.random() * n6)
+            return hand[k // 6] + 40 * (k % 6)
+        if phase == AUCTION:
+            options = self._bids(seat)
+            k = int(rng.random() * (len(options) + 1))
+            return _PASS if k == len(options) else ("bid", options[k])
+        if phase == CALL:
+            hand = self.hands[seat]
+            if self.contract == CHIAMO and self.variant["chiamo_threes_only"]:
+                return ("call", rng.choice(self._callable(seat)))
+            while True:  # 31 of the 40 cards are not in the declarer's hand
+                card = int(rng.random() * 40)
+                if card not in hand:
+                    return ("call", card)
+        hand = self.hands[seat]
+        if phase == DISCARD:
+            return ("discard", _sample(hand, 4, rng))
+        if phase == EXCHANGE:
+            if self.giver < 0:
+                return ("exchange", _sample(hand, 4, rng), -1)
+            five = list(_sample(hand, 5, rng))
+            give = five.pop(int(rng.random() * 5))
+            return ("exchange", tuple(five), give)
+        raise EngineFault(f"no move in phase {PHASES[phase]}")
+
+    def play(self, seat: int, move: Any, ev: list[Event] | None = None) -> None:
+        if type(move) is not int:
+            self._play_other(seat, move, ev)
+            return
+        trick = self.trick
+        if move >= 40:
+            card = move % 40
+            self.signal = move // 40
+        else:
+            card = move
+            if not trick:
+                self.signal = 0
+        self.hands[seat].remove(card)
+        self.masks[seat] ^= BIT[card]
+        trick.append(card)
+        if ev is not None:
+            self._play_events(seat, card, ev)
+        if len(trick) < 4:
+            self.turn = NEXT[seat]
+            return
+        a, b, c, d = trick
+        lo = a - a % 10
+        best = a
+        w = 0
+        if lo <= b < best:
+            best = b
+            w = 1
+        if lo <= c < best:
+            best = c
+            w = 2
+        if lo <= d < best:
+            w = 3
+        leader = self.leader
+        w = (leader + w) % 4
+        self.won[w] += 1
+        self.thirds[w] += THIRDS[a] + THIRDS[b] + THIRDS[c] + THIRDS[d]
+        self.tricks.append([leader, a, b, c, d, w, self.signal])
+        self.trick = []
+        self.leader = self.turn = w
+        if ev is not None:
+            ev.append(event("trick", leader=leader, cards=DECK.codes((a, b, c, d)), winner=w))
+        if not self.hands[w]:
+            self._score(w, ev)
+
+    def _play_events(self, seat: int, card: int, ev: list[Event]) -> None:
+        lead = len(self.trick) == 1
+        sig = SIGNALS[self.signal] if lead else None
+        data: dict[str, Any] = {"seat": seat, "card": DECK.code_of[card]}
+        if sig:
+            data["signal"] = sig
+        ev.append(event("play", **data))
+        if card == self.called and self.contract == CHIAMO and not self.revealed:
+            self.revealed = True
+            if seat == self.declarer:
+                ev.append(event("alone", seat=seat, card=DECK.code_of[card]))
+            else:
+                ev.append(event("partner", seat=seat, card=DECK.code_of[card]))
+
+    def _play_other(self, seat: int, move: tuple, ev: list[Event] | None) -> None:
+        kind = move[0]
+        if kind == "pass" or kind == "bid":
+            self._bid(seat, move[1] if kind == "bid" else -1, ev)
+        elif kind == "call":
+            self._call(seat, move[1], ev)
+        elif kind == "discard":
+            cards = list(move[1])
+            hand = self.hands[seat]
+            for c in cards:
+                hand.remove(c)
+            self.monte = cards
+            if ev is not None:
+                ev.append(event("discard", [seat], seat=seat, cards=DECK.codes(cards)))
+                ev.append(event("discarded", seat=seat, count=4))
+            self._start_play()
+        elif kind == "exchange":
+            cards = list(move[1])
+            give = move[2]
+            hand = self.hands[seat]
+            for c in cards:
+                hand.remove(c)
+            self.monte = cards
+            if ev is not None:
+                ev.append(event("discard", [seat], seat=seat, cards=DECK.codes(cards)))
+                ev.append(event("discarded", seat=seat, count=4))
+            if give >= 0:
+                hand.remove(give)
+                self.hands[self.giver].append(give)
+                self.given = give
+                if ev is not None:
+                    parties = [seat, self.giver]
+                    ev.append(
+                        event("give", parties, seat=seat, to=self.giver, card=DECK.code_of[give])
+                    )
+                    ev.append(event("given", seat=seat, to=self.giver, count=1))
+            self._start_play()
+        else:  # pragma: no cover - a move the fast path never produces
+            raise EngineFault(f"unknown move {move!r}")
+
+    def _bid(self, seat: int, contract: int, ev: list[Event] | None) -> None:
+        self.bids.append([seat, contract])
+        if contract >= 0:
+            self.high = contract
+            self.high_seat = seat
+        else:
+            self.out[seat] = True
+        if ev is not None:
+            if contract >= 0:
+                ev.append(event("bid", seat=seat, contract=CONTRACTS[contract]))
+            else:
+                ev.append(event("pass", seat=seat))
+        nout = sum(self.out)
+        if nout == 4:
+            # Everybody passed: the deal is thrown in; the next dealer deals.
+            self.phase = OVER
+            if ev is not None:
+                ev.append(event("thrown_in", dealer=self.dealer))
+            self._end_deal(self.dealer, [0, 0, 0, 0], [0, 0, 0, 0], ev)
+            if self.finished:
+                self.turn = -1
+            return
+        if nout == 3 and self.high_seat >= 0:
+            self._start_contract(ev)
+            return
+        t = NEXT[seat]
+        while self.out[t]:
+            t = NEXT[t]
+        self.turn = t
+
+    def _start_contract(self, ev: list[Event] | None) -> None:
+        d = self.declarer = self.high_seat
+        c = self.contract = self.high
+        if ev is not None:
+            ev.append(event("declarer", seat=d, contract=CONTRACTS[c]))
+        self.turn = d
+        if c <= MEDIATORE:
+            self.phase = CALL
+        elif c == SOLO:
+            if ev is not None:
+                ev.append(event("monte_shown", cards=DECK.codes(self.monte)))
+            self._take_monte(ev)
+            self.phase = DISCARD
+        else:
+            if c == SOLISSIMO and ev is not None:
+                # A forced move, not an action: the declarer looks at the monte privately.
+                ev.append(event("monte_viewed", seat=d))
+                ev.append(event("monte", [d], seat=d, cards=DECK.codes(self.monte)))
+            self._start_play()
+
+    def _take_monte(self, ev: list[Event] | None) -> None:
+        # A forced move, not an action: the declarer takes the monte into his hand.
+        d = self.declarer
+        self.hands[d] += self.monte
+        if ev is not None:
+            ev.append(event("monte_taken", seat=d, count=4))
+            if self.contract == CHIAMO:
+                ev.append(event("monte", [d], seat=d, cards=DECK.codes(self.monte)))
+        self.monte = []
+
+    def _call(self, seat: int, card: int, ev: list[Event] | None) -> None:
+        self.called = card
+        holder = -1
+        for s in range(4):
+            if card in self.hands[s]:
+                holder = s
+                break
+        if ev is not None:
+            ev.append(event("call", seat=seat, card=DECK.code_of[card]))
+        if self.contract == CHIAMO:
+            self.partner = holder  # secret: known to the holder only, via his own hand
+            self._take_monte(ev)
+            self.phase = DISCARD
+            return
+        self.giver = holder
+        if holder >= 0:
+            # The forced, open hand-over of the called card.
+            self.hands[holder].remove(card)
+            self.hands[seat].append(card)
+            if ev is not None:
+                ev.append(event("hand_over", seat=holder, to=seat, card=DECK.code_of[card]))
+        elif ev is not None:
+            ev.append(event("called_in_monte", card=DECK.code_of[card]))
+        if ev is not None:
+            ev.append(event("monte_shown", cards=DECK.codes(self.monte)))
+        self._take_monte(ev)
+        self.phase = EXCHANGE
+
+    def _start_play(self) -> None:
+        bit = BIT.__getitem__
+        self.masks = [sum(map(bit, h)) for h in self.hands]
+        self.phase = PLAY
+        self.leader = self.turn = (self.dealer + 1) % 4
+
+    def _score(self, last: int, ev: list[Event] | None) -> None:
+        """The ninth trick is played: settle the deal (a forced step, not an action)."""
+        d = self.declarer
+        c = self.contract
+        side = [d]
+        helper = -1
+        if c == CHIAMO:
+            helper = self.partner
+            if helper >= 0:
+                side.append(helper)
+        elif c == MEDIATORE:
+            helper = self.giver
+        monte_thirds = sum(THIRDS[x] for x in self.monte)
+        side_thirds = sum(self.thirds[s] for s in side)
+        if last in side:
+            side_thirds += monte_thirds + LAST_TRICK
+        def_thirds = TOTAL_THIRDS - side_thirds
+        side_tricks = sum(self.won[s] for s in side)
+        won = side_thirds >= 18
+        slam = side_tricks in (0, 9)
+        pay = payments(c, d, helper, helper < 0, won, slam, self.variant["slam"])
+        side_pts = side_thirds // 3
+        def_pts = def_thirds // 3
+        scores = [side_pts if s in side else def_pts for s in range(4)]
+        self.outcome = {
+            "contract": CONTRACTS[c],
+            "declarer": d,
+            "side": side,
+            "partner": self.partner if c == CHIAMO else None,
+            "giver": self.giver if c == MEDIATORE else None,
+            "thirds": [side_thirds, def_thirds],
+            "points": [side_pts, def_pts],
+            "won": won,
+            "slam": slam,
+            "last_trick": last,
+            "monte": DECK.codes(self.monte),
+        }
+        self.phase = OVER
+        if ev is not None:
+            ev.append(event("score", scores=scores, payouts=pay, **self.outcome))
+        self._end_deal(self.dealer, scores, pay, ev)
+        if self.finished:
+            self.turn = -1
+
+    def clone(self) -> MediatoreMatch:
+        m = MediatoreMatch.__new__(MediatoreMatch)
+        self._copy_common(m)
+        h = self.hands
+        m.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
+        m.monte = self.monte[:]
+        m.orig_monte = self.orig_monte
+        m.phase = self.phase
+        m.turn = self.turn
+        m.bids = self.bids[:]
+        m.out = self.out[:]
+        m.high = self.high
+        m.high_seat = self.high_seat
+        m.declarer = self.declarer
+        m.contract = self.contract
+        m.called = self.called
+        m.partner = self.partner
+        m.giver = self.giver
+        m.given = self.given
+        m.revealed = self.revealed
+        m.trick = self.trick[:]
+        m.signal = self.signal
+        m.sigmode = self.sigmode
+        m.leader = self.leader
+        m.won = self.won[:]
+        m.masks = self.masks[:]
+        m.thirds = self.thirds[:]
+        m.tricks = self.tricks[:]
+        m.outcome = self.outcome
+        return m
+
+    def move_to_action(self, move: Any) -> dict[str, Any]:
+        code = DECK.code_of
+        if type(move) is int:
+            out: dict[str, Any] = {"act": "play", "card": code[move % 40]}
+            if move >= 40:
+                out["signal"] = SIGNALS[move // 40]
+            return out
+        kind = move[0]
+        if kind == "bid":
+            return {"act": "bid", "contract": CONTRACTS[move[1]]}
+        if kind == "call":
+            return {"act": "call", "card": code[move[1]]}
+        if kind == "discard":
+            return {"act": "discard", "cards": DECK.codes(move[1])}
+        if kind == "exchange":
+            give = None if move[2] < 0 else code[move[2]]
+            return {"act": "exchange", "discard": DECK.codes(move[1]), "give": give}
+        return {"act": "pass"}
+
+    # ------------------------------------------------------------------ validated path
+    def to_act(self) -> list[int]:
+        return [] if self.finished else [self.turn]
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        if self.finished or seat != self.turn:
+            return []
+        phase = self.phase
+        codes = DECK.codes
+        if phase == PLAY:
+            if self.trick:
+                return [{"act": "play", "card": c} for c in codes(sorted(self._follows(seat)))]
+            return [
+                self.move_to_action(c + 40 * s)
+                for c in sorted(self.hands[seat])
+                for s in self._lead_signals(seat, c)
+            ]
+        if phase == AUCTION:
+            return [{"act": "pass"}] + [
+                {"act": "bid", "contract": CONTRACTS[c]} for c in self._bids(seat)
+            ]
+        if phase == CALL:
+            return [{"act": "call", "card": DECK.code_of[c]} for c in sorted(self._callable(seat))]
+        hand = codes(sorted(self.hands[seat]))
+        if phase == DISCARD:
+            return [{"act": "discard", "choose": 4, "from": hand}]
+        return [
+            {
+                "act": "exchange",
+                "discard": {"choose": 4, "from": hand},
+                "give": None if self.giver < 0 else {"choose": 1, "from": hand},
+            }
+        ]
+
+    def _card(self, seat: int, code: Any, what: str = "") -> int:
+        try:
+            card = DECK.parse(code)
+        except ValueError as e:
+            raise IllegalAction(f"{what}{e}") from None
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"{what}you do not hold {DECK.code_of[card]}")
+        return card
+
+    def _four(self, seat: int, codes: Any, what: str) -> list[int]:
+        if not isinstance(codes, list):
+            raise IllegalAction(f"{what}: give a list of 4 cards")
+        cards = [self._card(seat, c, f"{what}: ") for c in codes]
+        if len(set(cards)) != len(cards):
+            raise IllegalAction(f"{what}: the same card twice")
+        if len(cards) != 4:
+            raise IllegalAction(f"{what} exactly 4 cards, not {len(cards)}")
+        return cards
+
+    def check(self, seat: int, action: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        act = action["act"]
+        phase = self.phase
+        if act not in _ACTS:
+            raise IllegalAction(f"'{act}' is not a move in Mediatore")
+        if act not in _PHASE_ACTS[phase]:
+            raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+        signal = action.get("signal")
+        if signal is not None and act != "play":
+            raise IllegalAction("a signal goes only with the card that leads a trick")
+        if phase == PLAY:
+            return self._check_play(seat, action.get("card"), signal)
+        if phase == AUCTION:
+            if act == "pass":
+                return ("pass",), {"act": "pass"}
+            name = action.get("contract")
+            if not isinstance(name, str) or name not in CONTRACTS:
+                raise IllegalAction(
+                    "bid a contract: chiamo, mediatore, solo, solissimo or arcisolissimo"
+                )
+            c = CONTRACTS.index(name)
+            if c <= self.high:
+                raise IllegalAction(f"bid higher than {CONTRACTS[self.high]}")
+            if c == CHIAMO and not self._may_chiamo(seat):
+                raise IllegalAction(
+                    "you hold all four 3s: with chiamo_threes_only you may not bid chiamo"
+                )
+            return ("bid", c), {"act": "bid", "contract": name}
+        if phase == CALL:
+            try:
+                card = DECK.parse(action.get("card"))
+            except ValueError as e:
+                raise IllegalAction(f"call: {e}") from None
+            if card in self.hands[seat]:
+                raise IllegalAction(f"you cannot call {DECK.code_of[card]}: you hold it")
+            if (
+                self.contract == CHIAMO
+                and self.variant["chiamo_threes_only"]
+                and card not in THREES
+            ):
+                raise IllegalAction("with chiamo_threes_only the called card must be a 3")
+            return ("call", card), {"act": "call", "card": DECK.code_of[card]}
+        if phase == DISCARD:
+            cards = self._four(seat, action.get("cards"), "discard")
+            return ("discard", tuple(cards)), {"act": "discard", "cards": DECK.codes(cards)}
+        cards = self._four(seat, action.get("discard"), "discard")
+        give_code = action.get("give")
+        if self.giver < 0:
+            if give_code is not None:
+                raise IllegalAction(
+                    "nobody handed you a card (it lay in the monte): 'give' must be null"
+                )
+            give = -1
+        else:
+            if give_code is None:
+                raise IllegalAction(f"give one card back to seat {self.giver}")
+            give = self._card(seat, give_code, "give: ")
+            if give in cards:
+                raise IllegalAction(
+                    f"give: {DECK.code_of[give]} is also discarded; give a different card"
+                )
+        logged = {
+            "act": "exchange",
+            "discard": DECK.codes(cards),
+            "give": None if give < 0 else DECK.code_of[give],
+        }
+        return ("exchange", tuple(cards), give), logged
+
+    def _check_play(self, seat: int, code: Any, signal: Any) -> tuple[int, dict[str, Any]]:
+        card = self._card(seat, code)
+        trick = self.trick
+        out: dict[str, Any] = {"act": "play", "card": DECK.code_of[card]}
+        if trick:
+            led = trick[0] // 10
+            if card // 10 != led and self.masks[seat] & SUIT_MASK[led]:
+                raise IllegalAction(f"must follow suit {SUITS[led]} ({SUIT_NAMES[SUITS[led]]})")
+            if signal is not None:
+                raise IllegalAction("a signal goes only with the card that leads a trick")
+            return card, out
+        if signal is None:
+            return card, out
+        if not isinstance(signal, str) or signal not in SIGNAL_CODE:
+            raise IllegalAction(
+                f"unknown signal {signal!r}: busso, volo, striscio, busso+volo or busso+striscio"
+            )
+        if self.variant["signals"] == "off":
+            raise IllegalAction("signals are off at this table")
+        s = SIGNAL_CODE[signal]
+        if self.variant["signal_check"] == "strict":
+            rest = [c for c in self.hands[seat] if c != card]
+            if not signal_true(s, card, rest):
+                suit = SUIT_NAMES[SUITS[card // 10]]
+                if SIGNAL_CLAIM[s] == 1:
+                    raise IllegalAction(f"false volo: you still hold another card of {suit}")
+                raise IllegalAction(f"false striscio: you hold no card of {suit} ranked R or lower")
+        out["signal"] = signal
+        return card + 40 * s, out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator). The secret of Chiamo stays secret:
+        ``partner`` and ``alone`` are ``None`` for everyone who cannot know them yet."""
+        v = self._common_view(seat)
+        codes = DECK.codes
+        code = DECK.code_of
+        d = self.declarer
+        c = self.contract
+        is_decl = seat is not None and seat == d
+        over = self.phase == OVER
+        partner: int | None = None
+        alone: bool | None = None
+        if c == CHIAMO and self.called >= 0:
+            if over or self.revealed:
+                partner = None if self.partner < 0 else self.partner
+                alone = self.partner < 0
+            elif seat is not None and seat == self.partner:
+                partner = seat  # he holds the called card: his own knowledge
+                alone = False
+            elif is_decl and self.partner < 0:
+                alone = True  # he took the monte with the called card in it
+        elif c > CHIAMO:
+            alone = True
+        # The original monte: public when shown (Mediatore, Solo), else only to the declarer who
+        # took (Chiamo) or viewed (Solissimo) it.
+        shown = c in (MEDIATORE, SOLO) and (c == SOLO or self.called >= 0)
+        seen = shown or (is_decl and (c == SOLISSIMO or (c == CHIAMO and self.called >= 0)))
+        discarded = (c in (CHIAMO, MEDIATORE, SOLO) and self.phase == PLAY) or (over and c >= 0)
+        v.update(
+            {
+                "dealer": self.dealer,
+                "eldest": (self.dealer + 1) % 4,
+                "phase": "over" if self.finished else PHASES[self.phase],
+                "turn": None if self.finished else self.turn,
+                "bids": [
+                    {"seat": s, "act": "pass"}
+                    if b < 0
+                    else {"seat": s, "act": "bid", "contract": CONTRACTS[b]}
+                    for s, b in self.bids
+                ],
+                "passed": self.out[:],
+                "high_bid": None if self.high < 0 else CONTRACTS[self.high],
+                "declarer": None if d < 0 else d,
+                "contract": None if c < 0 else CONTRACTS[c],
+                "called": None if self.called < 0 else code[self.called],
+                "giver": self.giver if c == MEDIATORE and self.giver >= 0 else None,
+                "partner": partner,
+                "alone": alone,
+                "monte": {
+                    "shown": codes(self.orig_monte) if shown or over else None,
+                    "seen": codes(self.orig_monte) if seen or over else None,
+                    "new": (codes(self.monte) if discarded and (is_decl or over) else None),
+                },
+                "given": (
+                    code[self.given]
+                    if self.given >= 0 and (over or seat in (d, self.giver))
+                    else None
+                ),
+                "hand_sizes": [len(h) for h in self.hands],
+                "leader": self.leader,
+                "trick": [
+                    {"seat": (self.leader + i) % 4, "card": code[x]}
+                    for i, x in enumerate(self.trick)
+                ],
+                "signal": SIGNALS[self.signal] if self.trick else None,
+                "played": [
+                    {
+                        "leader": t[0],
+                        "cards": codes(t[1:5]),
+                        "winner": t[5],
+                        "signal": SIGNALS[t[6]],
+                    }
+                    for t in self.tricks
+                ],
+                "tricks_won": self.won[:],
+                "thirds_taken": self.thirds[:],
+                "outcome": self.outcome,
+                "suits": {s: SUIT_NAMES[s] for s in SUITS},
+            }
+        )
+        if seat is not None:
+            v["hand"] = codes(sorted(self.hands[seat]))
+        return v

@@ -1,0 +1,87 @@
+"""The registry: game name → engine, with what forms and the API need to know about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Match
+from .errors import EngineFault
+from .mediatore import MediatoreMatch
+from .saichugen import SaichugenMatch
+from .schieberamsch import SchieberamschMatch
+from .three_five_eight import ThreeFiveEightMatch
+from .variants import Flag
+
+# Add an engine here (Rule engines II: schieberamsch, mediatore).
+ENGINES: tuple[type[Match], ...] = (
+    SaichugenMatch,
+    ThreeFiveEightMatch,
+    SchieberamschMatch,
+    MediatoreMatch,
+)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the rest of Mediana knows about a game without touching its rules."""
+
+    name: str
+    display_name: str
+    seats: int
+    flags: tuple[Flag, ...]
+    engine: type[Match]
+
+    def variant_schema(self) -> list[dict[str, Any]]:
+        """JSON schema of the variant flags (type, choices or range, default)."""
+        return [f.schema() for f in self.flags]
+
+    def validate_variant(self, variant: Any) -> dict[str, Any]:
+        """The full variant (defaults filled in); raises ``VariantError``."""
+        return self.engine.resolve_variant(variant)
+
+    def defaults(self) -> dict[str, Any]:
+        return {f.name: f.default for f in self.flags}
+
+
+_SPECS: dict[str, GameSpec] = {
+    e.GAME: GameSpec(e.GAME, e.DISPLAY, e.SEATS, e.FLAGS, e) for e in ENGINES
+}
+
+
+def games() -> list[GameSpec]:
+    """All registered games, in registration order."""
+    return list(_SPECS.values())
+
+
+def game_names() -> list[str]:
+    return list(_SPECS)
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec of a game; ``KeyError`` for an unknown name."""
+    return _SPECS[name]
+
+
+def start_match(
+    game: str,
+    *,
+    dealer: int = 0,
+    variant: dict[str, Any] | None = None,
+    n_deals: int = 1,
+    seed: int | str | None = None,
+    deals: list[dict[str, Any]] | None = None,
+    players: list[str] | None = None,
+) -> Match:
+    """Start a match of ``game``: the first deal is dealt, the first seats may act."""
+    return get_game(game).engine(
+        dealer=dealer, variant=variant, n_deals=n_deals, seed=seed, deals=deals, players=players
+    )
+
+
+def load_match(data: dict[str, Any]) -> Match:
+    """Restore a match from ``Match.dump()``."""
+    spec = _SPECS.get(data.get("game"))  # type: ignore[arg-type]
+    if spec is None:
+        raise EngineFault(f"no engine for {data.get('game')!r}")
+    return spec.engine.load(data)

@@ -1,0 +1,283 @@
+"""Saichugen (最中限): three seats commit a card face down at once; the median card wins.
+
+Rules: /work/shared/rules/saichugen.md. One record deal = one game of 5 rounds of 3 tricks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .base import Event, Match, event
+from .cards import FRENCH52, SUIT_NAMES, Deck
+from .errors import IllegalAction
+from .variants import Flag
+
+DECK = FRENCH52
+# Card value: A=1 … K=13. Ranks in code order are A K Q J T 9 … 2.
+_RANK_VALUE = [1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+VALUE = [_RANK_VALUE[c % 13] for c in range(52)]
+# Strength: rank first, then suit S > H > D > C (suit index 0..3 in "SHDC").
+STRENGTH = [VALUE[c] * 4 + (3 - c // 13) for c in range(52)]
+
+ROUNDS = 5
+TRICKS_PER_ROUND = 3
+
+
+def median_seat(a: int, b: int, c: int) -> int:
+    """Index (0, 1, 2) of the middle one of three distinct numbers."""
+    if a < b:
+        if b < c:
+            return 1
+        return 2 if a < c else 0
+    if a < c:
+        return 0
+    return 2 if b < c else 1
+
+
+def round_banked(scores: list[int]) -> list[int]:
+    """What each seat banks from round scores ``R``: the seats at the median keep theirs."""
+    a, b, c = scores
+    # the median of three without sorting (this runs 5 times per playout)
+    m = (b if b <= c else c if a <= c else a) if a <= b else a if a <= c else c if b <= c else b
+    return [a if a == m else 0, b if b == m else 0, c if c == m else 0]
+
+
+def game_payouts(game_scores: list[int], mode: str = "zero_sum") -> list[int]:
+    """The zero-sum payout of a finished game."""
+    if mode == "raw":
+        total = sum(game_scores)
+        return [3 * g - total for g in game_scores]
+    m = sorted(game_scores)[1]
+    winners = [g == m for g in game_scores]
+    n = sum(winners)
+    if n == 3:
+        return [0, 0, 0]
+    win, lose = (2, -1) if n == 1 else (1, -2)
+    return [win if w else lose for w in winners]
+
+
+class SaichugenMatch(Match):
+    """A Saichugen match: each deal is one 5-round game; several seats may act at once."""
+
+    GAME = "saichugen"
+    DISPLAY = "Saichugen"
+    SEATS = 3
+    FLAGS = (
+        Flag(
+            "payout",
+            "choice",
+            "zero_sum",
+            choices=("zero_sum", "raw"),
+            help="zero_sum: +2/-1 or +1/-2 by the number of median winners; "
+            "raw: 3 * G - sum(G), the pairwise settlement of game scores",
+        ),
+    )
+    STATE = (
+        "hands",
+        "stock",
+        "commits",
+        "ncommits",
+        "round",
+        "trick",
+        "round_pts",
+        "game_pts",
+        "tricks",
+        "rounds",
+    )
+    __slots__ = STATE
+
+    hands: list[list[int]]
+    stock: list[int]
+    commits: list[int]
+    ncommits: int
+    round: int
+    trick: int
+    round_pts: list[int]
+    game_pts: list[int]
+    tricks: list[list[int]]
+    rounds: list[list[int]]
+
+    @classmethod
+    def deck_for(cls, variant: dict[str, Any]) -> Deck:
+        return DECK
+
+    @classmethod
+    def sizes_for(cls, variant: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        return (17, 17, 17), 1
+
+    def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> None:
+        self.hands = hands
+        self.stock = stock
+        self.commits = [-1, -1, -1]
+        self.ncommits = 0
+        self.round = 0
+        self.trick = 0
+        self.round_pts = [0, 0, 0]
+        self.game_pts = [0, 0, 0]
+        self.tricks = []
+        self.rounds = []
+
+    def _partial(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "scores": self.game_pts[:], "payouts": [0, 0, 0]}
+
+    def _final_winners(self) -> list[int]:
+        totals = [sum(r["payouts"][i] for r in self.results) for i in range(3)]
+        best = max(totals)
+        return [i for i in range(3) if totals[i] == best]
+
+    # ------------------------------------------------------------------ fast path
+    def actor(self) -> int:
+        if self.finished:
+            return -1
+        return self.commits.index(-1)
+
+    def moves(self, seat: int) -> list[int]:
+        if self.finished or self.commits[seat] != -1:
+            return []
+        return self.hands[seat][:]
+
+    def random_move(self, seat: int, rng: random.Random) -> int:
+        hand = self.hands[seat]
+        return hand[int(rng.random() * len(hand))]
+
+    def play(self, seat: int, move: int, ev: list[Event] | None = None) -> None:
+        self.hands[seat].remove(move)
+        commits = self.commits
+        commits[seat] = move
+        if ev is not None:
+            ev.append(event("commit", seat=seat))
+            ev.append(event("my_commit", [seat], seat=seat, card=DECK.code_of[move]))
+        if self.ncommits < 2:
+            self.ncommits += 1
+            return
+        # All three are down: reveal (a forced engine move, not a player action).
+        c0, c1, c2 = commits
+        w = median_seat(STRENGTH[c0], STRENGTH[c1], STRENGTH[c2])
+        card = commits[w]
+        value = VALUE[card]
+        self.round_pts[w] += value
+        self.tricks.append([c0, c1, c2, w])
+        self.commits = [-1, -1, -1]
+        self.ncommits = 0
+        if ev is not None:
+            ev.append(
+                event(
+                    "reveal",
+                    cards=DECK.codes((c0, c1, c2)),
+                    winner=w,
+                    card=DECK.code_of[card],
+                    value=value,
+                )
+            )
+        if self.trick < 2:
+            self.trick += 1
+            return
+        self._end_round(ev)
+
+    def _end_round(self, ev: list[Event] | None) -> None:
+        r = self.round_pts
+        banked = round_banked(r)
+        g = self.game_pts
+        g[0] += banked[0]
+        g[1] += banked[1]
+        g[2] += banked[2]
+        self.rounds.append(r)
+        self.round_pts = [0, 0, 0]
+        self.trick = 0
+        if ev is not None:
+            ev.append(event("round_end", round=self.round, scores=r[:], banked=banked))
+        if self.round < ROUNDS - 1:
+            self.round += 1
+            return
+        payouts = game_payouts(g, self.variant["payout"])
+        self._end_deal(self.dealer, g[:], payouts, ev)
+
+    def clone(self) -> SaichugenMatch:
+        m = SaichugenMatch.__new__(SaichugenMatch)
+        self._copy_common(m)
+        h = self.hands
+        m.hands = [h[0][:], h[1][:], h[2][:]]
+        m.stock = self.stock
+        m.commits = self.commits[:]
+        m.ncommits = self.ncommits
+        m.round = self.round
+        m.trick = self.trick
+        m.round_pts = self.round_pts[:]
+        m.game_pts = self.game_pts[:]
+        m.tricks = self.tricks[:]
+        m.rounds = self.rounds[:]
+        return m
+
+    def move_to_action(self, move: int) -> dict[str, Any]:
+        return {"act": "commit", "card": DECK.code_of[move]}
+
+    # ------------------------------------------------------------------ validated path
+    def to_act(self) -> list[int]:
+        if self.finished:
+            return []
+        return [s for s in range(3) if self.commits[s] == -1]
+
+    def _waiting(self) -> str:
+        return " and ".join(str(s) for s in self.to_act())
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        if self.finished or self.commits[seat] != -1:
+            return []
+        return [{"act": "commit", "card": DECK.code_of[c]} for c in sorted(self.hands[seat])]
+
+    def apply(self, seat: int, action: dict[str, Any]) -> list[Event]:
+        if (
+            not self.finished
+            and isinstance(seat, int)
+            and 0 <= seat < 3
+            and self.commits[seat] != -1
+            and isinstance(action, dict)
+        ):
+            raise IllegalAction("you have already committed a card to this trick")
+        return super().apply(seat, action)
+
+    def check(self, seat: int, action: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if action["act"] != "commit":
+            raise IllegalAction(
+                f"'{action['act']}' is not a move in Saichugen: commit a card face down"
+            )
+        try:
+            card = DECK.parse(action.get("card"))
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"you do not hold {DECK.code_of[card]}")
+        return card, {"act": "commit", "card": DECK.code_of[card]}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self._common_view(seat)
+        codes = DECK.codes
+        v.update(
+            {
+                "dealer": self.dealer,
+                "phase": "over" if self.finished else "commit",
+                "round": self.round,
+                "trick": self.trick,
+                "hand_sizes": [len(h) for h in self.hands],
+                "committed": [c != -1 for c in self.commits],
+                "tricks": [
+                    {
+                        "round": i // TRICKS_PER_ROUND,
+                        "cards": codes(t[:3]),
+                        "winner": t[3],
+                        "value": VALUE[t[t[3]]],
+                    }
+                    for i, t in enumerate(self.tricks)
+                ],
+                "round_scores": self.round_pts[:],
+                "rounds": [{"scores": r[:], "banked": round_banked(r)} for r in self.rounds],
+                "game_scores": self.game_pts[:],
+                "suits": {s: SUIT_NAMES[s] for s in DECK.suits},
+            }
+        )
+        if seat is not None:
+            v["hand"] = codes(sorted(self.hands[seat]))
+            mine = self.commits[seat]
+            v["my_commit"] = None if mine == -1 else DECK.code_of[mine]
+        return v

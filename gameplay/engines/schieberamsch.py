@@ -1,0 +1,661 @@
+"""Schieberamsch: three seats avoid card points; the skat is pushed on or picked up and doubles.
+
+Rules: /work/shared/rules/schieberamsch.md (with every flag of its "Variants" table), including the
+Grand Hand offer with Kontra/Re. One record deal = one deal. Cards are ints ``suit * 8 + rank`` of
+the French 32 deck (suits C S H D, ranks A T K Q J 9 8 7), so the jacks are 4, 12, 20, 28 and a
+lower jack id is a higher trump (JC > JS > JH > JD).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from .base import Event, Match, event
+from .cards import FRENCH32, SUIT_NAMES, Deck
+from .errors import EngineFault, IllegalAction
+from .variants import Flag
+
+DECK = FRENCH32
+OFFER, SKAT, DISCARD, KONTRA, RE, PLAY, OVER = range(7)
+PHASES = ("offer", "skat", "discard", "kontra", "re", "play", "over")
+SUITS = "CSHD"
+TRUMP = 4  # the "suit" of the jacks when following and winning
+JACKS = (4, 12, 20, 28)  # JC JS JH JD, high → low
+NEXT = (1, 2, 0)
+
+_RANK_POINTS = (11, 10, 4, 3, 2, 0, 0, 0)  # A T K Q J 9 8 7
+POINTS = [_RANK_POINTS[c % 8] for c in range(32)]
+# The suit a card belongs to when following: jacks are trumps, of no plain suit.
+EFF = [TRUMP if c % 8 == 4 else c // 8 for c in range(32)]
+# POWER[led][card]: the card's strength in a trick led in ``led`` (0 = cannot win).
+# Jacks beat everything (JC highest); otherwise only the suit led counts, A > T > K > Q > 9 > 8 > 7.
+POWER = [
+    [(200 - c // 8) if c % 8 == 4 else ((20 - c % 8) if c // 8 == led else 0) for c in range(32)]
+    for led in range(5)
+]
+
+# WIN3[a][b][c]: the winner's offset from the leader of the trick a, b, c (in play order).
+WIN3 = [
+    [
+        [
+            (2 if POWER[EFF[a]][c] > POWER[EFF[a]][b] else 1)
+            if POWER[EFF[a]][b] > POWER[EFF[a]][a]
+            else (2 if POWER[EFF[a]][c] > POWER[EFF[a]][a] else 0)
+            for c in range(32)
+        ]
+        for b in range(32)
+    ]
+    for a in range(32)
+]
+# Follow sets without a scan: a hand is also kept as a bit mask, and FOLLOW[led][mask & GROUP[led]]
+# is the tuple of its cards that follow ``led`` (the plain suit without its jack, or the jacks).
+_GROUPS = [[c for c in range(32) if EFF[c] == led] for led in range(5)]
+GROUP = [sum(1 << c for c in g) for g in _GROUPS]
+FOLLOW: list[dict[int, tuple[int, ...]]] = []
+for _g in _GROUPS:
+    _table = {}
+    for _k in range(1 << len(_g)):
+        _sub = tuple(c for i, c in enumerate(_g) if _k >> i & 1)
+        _table[sum(1 << c for c in _sub)] = _sub
+    FOLLOW.append(_table)
+BIT = [1 << c for c in range(32)]
+
+# (leader + offset) % 3
+SEAT_AT = [[(leader + k) % 3 for k in range(3)] for leader in range(3)]
+_GRAND = ("grand_hand",)
+_PASS = ("pass",)
+_PICKUP = ("pickup",)
+_PUSH = ("push",)
+_KONTRA = ("kontra",)
+_RE = ("re",)
+
+_PHASE_HINT = {
+    OFFER: "announce a Grand Hand or pass",
+    SKAT: "pick up the skat or push it on",
+    DISCARD: "discard 2 cards to the skat",
+    KONTRA: "say kontra or pass",
+    RE: "say re or pass",
+    PLAY: "play a card",
+}
+_PHASE_ACTS = {
+    OFFER: ("grand_hand", "pass"),
+    SKAT: ("pickup", "push"),
+    DISCARD: ("discard",),
+    KONTRA: ("kontra", "pass"),
+    RE: ("re", "pass"),
+    PLAY: ("play",),
+}
+_SIMPLE = {"grand_hand", "pass", "pickup", "push", "kontra", "re"}
+
+
+def pen(x: int, divisor: int) -> int:
+    """The seed's scale: divide by ``divisor``, dropping the fraction towards zero (-96.x: -96)."""
+    return x // divisor if x >= 0 else -((-x) // divisor)
+
+
+def ramsch_scores(
+    points: list[int], tricks: list[int], pushes: int, variant: dict[str, Any]
+) -> tuple[list[int], str]:
+    """Penalties of a Schieberamsch deal from final card points (skat included) and trick counts.
+
+    Pure, so the rules file's worked examples test it directly. Returns the scores and the kind
+    (``durchmarsch``, ``jungfrau``, ``normal`` or ``even``)."""
+    div = variant["score_divisor"]
+    mult = 1 << pushes
+    scores = [0, 0, 0]
+    if 10 in tricks:
+        s = tricks.index(10)
+        scores[s] = pen(-120 * (mult if variant["durchmarsch_pushes"] else 1), div)
+        return scores, "durchmarsch"
+    if tricks.count(0) == 1:
+        others = [i for i in range(3) if tricks[i]]
+        best = max(points[i] for i in others)
+        for i in others:
+            if points[i] == best:
+                scores[i] = pen(points[i] * 2 * mult, div)
+        return scores, "jungfrau"
+    best = max(points)
+    if points.count(best) == 3:
+        return scores, "even"
+    for i in range(3):
+        if points[i] == best:
+            scores[i] = pen(points[i] * mult, div)
+    return scores, "normal"
+
+
+def matadors(cards: list[int]) -> int:
+    """Matadors "with" or "without" over the declarer's 10 dealt cards plus the original skat."""
+    held = [j in cards for j in JACKS]
+    want = held[0]
+    m = 0
+    for h in held:
+        if h != want:
+            break
+        m += 1
+    return m
+
+
+def grand_value(
+    m: int, decl_points: int, decl_tricks: int, kontra: bool, re: bool
+) -> tuple[int, int]:
+    """(levels, value) of a Grand Hand: matadors + game + hand (+ schneider, + schwarz)."""
+    levels = m + 2
+    if decl_points >= 90 or decl_points <= 30:
+        levels += 1
+    if decl_tricks in (0, 10):
+        levels += 1
+    value = 24 * levels
+    if kontra:
+        value *= 2
+    if re:
+        value *= 2
+    return levels, value
+
+
+def grand_scores(
+    declarer: int, m: int, decl_points: int, decl_tricks: int, kontra: bool, re: bool, v: dict
+) -> list[int]:
+    """Penalties of a Grand Hand: a reduction for the declarer when he wins, a penalty if not."""
+    _, value = grand_value(m, decl_points, decl_tricks, kontra, re)
+    scores = [0, 0, 0]
+    if decl_points >= 61:
+        scores[declarer] = pen(-value, v["score_divisor"])
+    else:
+        scores[declarer] = pen(value * v["grand_loss_factor"], v["score_divisor"])
+    return scores
+
+
+def payouts_of(scores: list[int]) -> list[int]:
+    """Each pair settles its difference: ``sum(scores) - 3 * own`` (zero-sum)."""
+    total = sum(scores)
+    return [total - 3 * s for s in scores]
+
+
+def _mask(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class SchieberamschMatch(Match):
+    """A Schieberamsch match; one deal is one deal, the lowest total penalty wins."""
+
+    GAME = "schieberamsch"
+    DISPLAY = "Schieberamsch"
+    SEATS = 3
+    FLAGS = (
+        Flag(
+            "score_divisor",
+            "choice",
+            10,
+            choices=(1, 10),
+            help="10: card points ÷ 10, fraction dropped; 1: unscaled (Skat Order style)",
+        ),
+        Flag("grand_hand", "bool", True, help="allow the Grand Hand offer"),
+        Flag("kontra_re", "bool", True, help="opponents may double a Grand Hand, and he redouble"),
+        Flag("grand_loss_factor", "choice", 1, choices=(1, 2), help="2: lost games count double"),
+        Flag("jacks_in_skat", "bool", False, help="may a jack be discarded to the skat"),
+        Flag(
+            "skat_to",
+            "choice",
+            "last_trick",
+            choices=("last_trick", "loser"),
+            help="who takes the skat's points: the last trick's winner, or every seat with the "
+            "most trick points",
+        ),
+        Flag("durchmarsch_pushes", "bool", True, help="pushes multiply the Durchmarsch"),
+    )
+    STATE = (
+        "hands",
+        "skat",
+        "masks",
+        "phase",
+        "turn",
+        "declarer",
+        "offers",
+        "skat_log",
+        "pushes",
+        "taken",
+        "kontra",
+        "re",
+        "doubles",
+        "trick",
+        "leader",
+        "won",
+        "pts",
+        "tricks",
+        "last",
+    )
+    __slots__ = STATE
+
+    hands: list[list[int]]
+    skat: list[int]
+    masks: list[int]  # per seat, the hand as a bit mask (see FOLLOW)
+    phase: int
+    turn: int
+    declarer: int
+    offers: list[list[int]]
+    skat_log: list[list[int]]
+    pushes: int
+    taken: list[list[Any]]
+    kontra: int
+    re: int
+    doubles: list[list[Any]]
+    trick: list[int]
+    leader: int
+    won: list[int]
+    pts: list[int]
+    tricks: list[list[int]]
+    last: int
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def deck_for(cls, variant: dict[str, Any]) -> Deck:
+        return DECK
+
+    @classmethod
+    def sizes_for(cls, variant: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        return (10, 10, 10), 2
+
+    def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> None:
+        fh = (self.dealer + 1) % 3
+        self.hands = hands
+        self.skat = stock
+        bit = BIT.__getitem__
+        self.masks = [sum(map(bit, hands[0])), sum(map(bit, hands[1])), sum(map(bit, hands[2]))]
+        self.phase = OFFER if self.variant["grand_hand"] else SKAT
+        self.turn = fh
+        self.declarer = -1
+        self.offers = []
+        self.skat_log = []
+        self.pushes = 0
+        self.taken = [[], [], []]
+        self.kontra = -1
+        self.re = 0
+        self.doubles = []
+        self.trick = []
+        self.leader = fh
+        self.won = [0, 0, 0]
+        self.pts = [0, 0, 0]
+        self.tricks = []
+        self.last = -1
+
+    def _partial(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "scores": [0, 0, 0], "payouts": [0, 0, 0]}
+
+    def _final_winners(self) -> list[int]:
+        totals = [0, 0, 0]
+        for r in self.results:
+            sc = r["scores"]
+            totals[0] += sc[0]
+            totals[1] += sc[1]
+            totals[2] += sc[2]
+        best = min(totals)
+        return [i for i in range(3) if totals[i] == best]
+
+    # ------------------------------------------------------------------ fast path
+    def actor(self) -> int:
+        return self.turn  # -1 once the match is over
+
+    def _plays(self, seat: int) -> list[int]:
+        trick = self.trick
+        if trick:
+            led = EFF[trick[0]]
+            follow = FOLLOW[led][self.masks[seat] & GROUP[led]]
+            if follow:
+                return list(follow)
+        return self.hands[seat][:]
+
+    def _discardable(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        if self.variant["jacks_in_skat"]:
+            return hand[:]
+        return [c for c in hand if c % 8 != 4]
+
+    def moves(self, seat: int) -> list[Any]:
+        """Compact moves: a card int for a play, ``("discard", (a, b))`` and one-word tuples
+        (``("pass",)``, ``("push",)``…) for the rest."""
+        if self.finished or seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            return self._plays(seat)
+        if phase == OFFER:
+            return [("grand_hand",), ("pass",)]
+        if phase == SKAT:
+            return [("pickup",), ("push",)]
+        if phase == DISCARD:
+            return [("discard", c) for c in combinations(sorted(self._discardable(seat)), 2)]
+        if phase == KONTRA:
+            return [("kontra",), ("pass",)]
+        return [("re",), ("pass",)]
+
+    def random_move(self, seat: int, rng: random.Random) -> Any:
+        if self.phase == PLAY:
+            trick = self.trick
+            if trick:
+                led = EFF[trick[0]]
+                f = FOLLOW[led][self.masks[seat] & GROUP[led]]
+                if f:
+                    return f[int(rng.random() * len(f))]
+            hand = self.hands[seat]
+            return hand[int(rng.random() * len(hand))]
+        phase = self.phase
+        r = rng.random()
+        if phase == DISCARD:
+            pool = self._discardable(seat)
+            n = len(pool)
+            i = int(r * n)
+            j = int(rng.random() * (n - 1))
+            a, b = pool[i], pool[j if j < i else j + 1]
+            return ("discard", (a, b) if a < b else (b, a))
+        if phase == OFFER:
+            return _GRAND if r < 0.5 else _PASS
+        if phase == SKAT:
+            return _PICKUP if r < 0.5 else _PUSH
+        if phase == KONTRA:
+            return _KONTRA if r < 0.5 else _PASS
+        return _RE if r < 0.5 else _PASS
+
+    def play(self, seat: int, move: Any, ev: list[Event] | None = None) -> None:
+        if type(move) is not int:
+            self._play_other(seat, move, ev)
+            return
+        self.hands[seat].remove(move)
+        self.masks[seat] ^= BIT[move]
+        trick = self.trick
+        trick.append(move)
+        if ev is not None:
+            ev.append(event("play", seat=seat, card=DECK.code_of[move]))
+        if len(trick) < 3:
+            self.turn = NEXT[seat]
+            return
+        a, b, c = trick
+        leader = self.leader
+        w = SEAT_AT[leader][WIN3[a][b][c]]
+        self.won[w] += 1
+        self.pts[w] += POINTS[a] + POINTS[b] + POINTS[c]
+        self.tricks.append([leader, a, b, c, w])
+        self.trick = []
+        self.leader = self.turn = w
+        if ev is not None:
+            ev.append(event("trick", leader=leader, cards=DECK.codes(trick), winner=w))
+        if not self.hands[w]:
+            self.last = w
+            self._score(ev)
+
+    def _play_other(self, seat: int, move: tuple, ev: list[Event] | None) -> None:
+        kind = move[0]
+        phase = self.phase
+        fh = (self.dealer + 1) % 3
+        if phase == OFFER:
+            self.offers.append([seat, 1 if kind == "grand_hand" else 0])
+            if ev is not None:
+                ev.append(event(kind, seat=seat, phase="offer"))
+            if kind == "grand_hand":
+                self.declarer = seat
+                if self.variant["kontra_re"]:
+                    self.phase = KONTRA
+                    self.turn = self._opponents()[0]
+                else:
+                    self._start_play()
+            elif seat == self.dealer:  # rearhand passed too: Schieberamsch
+                self.phase = SKAT
+                self.turn = fh
+            else:
+                self.turn = NEXT[seat]
+        elif phase == SKAT:
+            if kind == "pickup":
+                self.skat_log.append([seat, 1])
+                hand = self.hands[seat]
+                self.taken[seat] = [self.skat[:], []]
+                if ev is not None:
+                    ev.append(event("pickup", seat=seat))
+                    ev.append(event("skat", [seat], seat=seat, cards=DECK.codes(self.skat)))
+                hand += self.skat
+                self.masks[seat] |= BIT[self.skat[0]] | BIT[self.skat[1]]
+                self.skat = []
+                self.phase = DISCARD
+            else:
+                self.skat_log.append([seat, 0])
+                self.pushes += 1
+                if ev is not None:
+                    ev.append(event("push", seat=seat, pushes=self.pushes))
+                self._after_skat(seat)
+        elif phase == DISCARD:
+            cards = list(move[1])
+            hand = self.hands[seat]
+            for c in cards:
+                hand.remove(c)
+                self.masks[seat] ^= BIT[c]
+            self.skat = cards
+            self.taken[seat][1] = cards[:]
+            if ev is not None:
+                ev.append(event("discard", [seat], seat=seat, cards=DECK.codes(cards)))
+                ev.append(event("discarded", seat=seat, count=2))
+            self._after_skat(seat)
+        elif phase == KONTRA:
+            self.doubles.append([seat, kind])
+            if ev is not None:
+                ev.append(event(kind, seat=seat, phase="kontra"))
+            if kind == "kontra":
+                self.kontra = seat
+                self.phase = RE
+                self.turn = self.declarer
+            elif seat == self._opponents()[0]:
+                self.turn = self._opponents()[1]
+            else:
+                self._start_play()
+        elif phase == RE:
+            self.doubles.append([seat, kind])
+            if kind == "re":
+                self.re = 1
+            if ev is not None:
+                ev.append(event(kind, seat=seat, phase="re"))
+            self._start_play()
+        else:  # pragma: no cover - a move the fast path never produces
+            raise EngineFault(f"move {move!r} in phase {PHASES[phase]}")
+
+    def _opponents(self) -> list[int]:
+        """The Grand Hand's opponents in the order they are asked (from forehand)."""
+        fh = (self.dealer + 1) % 3
+        return [s for s in (fh, NEXT[fh], NEXT[NEXT[fh]]) if s != self.declarer]
+
+    def _after_skat(self, seat: int) -> None:
+        if seat == self.dealer:  # rearhand was the last to decide: play
+            self._start_play()
+        else:
+            self.phase = SKAT
+            self.turn = NEXT[seat]
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.leader = self.turn = (self.dealer + 1) % 3
+
+    def _settle(self) -> tuple[list[int], dict[str, Any]]:
+        """Scores of the played-out deal and how they came about (for the event and the view)."""
+        v = self.variant
+        skat_points = POINTS[self.skat[0]] + POINTS[self.skat[1]]
+        pts = self.pts[:]
+        won = self.won[:]
+        d = self.declarer
+        if d >= 0:
+            pts[d] += skat_points
+            dealt_hands, orig_skat, _ = self.log[self.deal_no]
+            m = matadors(dealt_hands[d] + orig_skat)
+            kontra = self.kontra >= 0
+            levels, value = grand_value(m, pts[d], won[d], kontra, bool(self.re))
+            scores = grand_scores(d, m, pts[d], won[d], kontra, bool(self.re), v)
+            return scores, {
+                "kind": "grand_hand",
+                "points": pts,
+                "tricks": won,
+                "matadors": m,
+                "levels": levels,
+                "value": value,
+                "won": pts[d] >= 61,
+            }
+        if v["skat_to"] == "last_trick":
+            pts[self.last] += skat_points
+        else:
+            best = max(self.pts)
+            for i in range(3):
+                if self.pts[i] == best:
+                    pts[i] += skat_points
+        scores, kind = ramsch_scores(pts, won, self.pushes, v)
+        return scores, {"kind": kind, "points": pts, "tricks": won, "pushes": self.pushes}
+
+    def _score(self, ev: list[Event] | None) -> None:
+        """The deal is played out: score it and move on (a forced step, not an action)."""
+        scores, outcome = self._settle()
+        self.phase = OVER
+        if ev is not None:
+            ev.append(event("score", skat=DECK.codes(self.skat), scores=scores, **outcome))
+        total = scores[0] + scores[1] + scores[2]
+        payouts = [total - 3 * scores[0], total - 3 * scores[1], total - 3 * scores[2]]
+        self._end_deal(self.dealer, scores, payouts, ev)
+        if self.finished:
+            self.turn = -1
+
+    def clone(self) -> SchieberamschMatch:
+        m = SchieberamschMatch.__new__(SchieberamschMatch)
+        self._copy_common(m)
+        h = self.hands
+        m.hands = [h[0][:], h[1][:], h[2][:]]
+        m.skat = self.skat[:]
+        m.masks = self.masks[:]
+        m.phase = self.phase
+        m.turn = self.turn
+        m.declarer = self.declarer
+        m.offers = self.offers[:]
+        m.skat_log = self.skat_log[:]
+        m.pushes = self.pushes
+        t = self.taken
+        m.taken = [t[0][:], t[1][:], t[2][:]]
+        m.kontra = self.kontra
+        m.re = self.re
+        m.doubles = self.doubles[:]
+        m.trick = self.trick[:]
+        m.leader = self.leader
+        m.won = self.won[:]
+        m.pts = self.pts[:]
+        m.tricks = self.tricks[:]
+        m.last = self.last
+        return m
+
+    def move_to_action(self, move: Any) -> dict[str, Any]:
+        if type(move) is int:
+            return {"act": "play", "card": DECK.code_of[move]}
+        if move[0] == "discard":
+            return {"act": "discard", "cards": DECK.codes(move[1])}
+        return {"act": move[0]}
+
+    # ------------------------------------------------------------------ validated path
+    def to_act(self) -> list[int]:
+        return [] if self.finished else [self.turn]
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        if self.finished or seat != self.turn:
+            return []
+        if self.phase == PLAY:
+            return [{"act": "play", "card": c} for c in DECK.codes(sorted(self._plays(seat)))]
+        if self.phase == DISCARD:
+            return [
+                {"act": "discard", "choose": 2, "from": DECK.codes(sorted(self._discardable(seat)))}
+            ]
+        return [self.move_to_action(m) for m in self.moves(seat)]
+
+    def _card(self, seat: int, code: Any) -> int:
+        try:
+            card = DECK.parse(code)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"you do not hold {DECK.code_of[card]}")
+        return card
+
+    def check(self, seat: int, action: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        act = action["act"]
+        phase = self.phase
+        if act not in _PHASE_ACTS[phase]:
+            if act not in _SIMPLE and act not in ("play", "discard"):
+                raise IllegalAction(f"'{act}' is not a move in Schieberamsch")
+            raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+        if phase == PLAY:
+            card = self._card(seat, action.get("card"))
+            trick = self.trick
+            if trick:
+                led = EFF[trick[0]]
+                if EFF[card] != led and FOLLOW[led][self.masks[seat] & GROUP[led]]:
+                    if led == TRUMP:
+                        raise IllegalAction("a jack was led: you must play a jack")
+                    name = SUIT_NAMES[SUITS[led]]
+                    raise IllegalAction(
+                        f"must follow suit {SUITS[led]}: play a {name[:-1]} card "
+                        "(a jack is a trump, not a " + name[:-1] + ")"
+                    )
+            return card, {"act": "play", "card": DECK.code_of[card]}
+        if phase == DISCARD:
+            codes = action.get("cards")
+            if not isinstance(codes, list):
+                raise IllegalAction("discard: 'cards' must be a list of 2 cards")
+            cards = [self._card(seat, c) for c in codes]
+            if len(set(cards)) != len(cards):
+                raise IllegalAction("discard: the same card twice")
+            if len(cards) != 2:
+                raise IllegalAction("discard exactly 2 cards")
+            if not self.variant["jacks_in_skat"] and any(c % 8 == 4 for c in cards):
+                raise IllegalAction("a jack may not be discarded to the skat")
+            return ("discard", tuple(cards)), {"act": "discard", "cards": DECK.codes(cards)}
+        return (act,), {"act": act}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self._common_view(seat)
+        c = DECK.codes
+        d = self.declarer
+        v.update(
+            {
+                "dealer": self.dealer,
+                "forehand": (self.dealer + 1) % 3,
+                "phase": "over" if self.finished else PHASES[self.phase],
+                "turn": None if self.finished else self.turn,
+                "contract": "grand_hand" if d >= 0 else "ramsch",
+                "declarer": None if d < 0 else d,
+                "offers": [
+                    {"seat": s, "act": "grand_hand" if a else "pass"} for s, a in self.offers
+                ],
+                "skat_moves": [
+                    {"seat": s, "act": "pickup" if a else "push"} for s, a in self.skat_log
+                ],
+                "pushes": self.pushes,
+                "multiplier": 1 << self.pushes,
+                "doubles": [{"seat": s, "act": a} for s, a in self.doubles],
+                "kontra": self.kontra >= 0,
+                "re": bool(self.re),
+                "hand_sizes": [len(h) for h in self.hands],
+                "leader": self.leader,
+                "trick": [
+                    {"seat": (self.leader + i) % 3, "card": DECK.code_of[x]}
+                    for i, x in enumerate(self.trick)
+                ],
+                "played": [
+                    {"leader": t[0], "cards": c(t[1:4]), "winner": t[4]} for t in self.tricks
+                ],
+                "tricks_won": self.won[:],
+                "trick_points": self.pts[:],
+                "outcome": self._settle()[1] if self.phase == OVER else None,
+                "suits": {s: SUIT_NAMES[s] for s in SUITS},
+            }
+        )
+        if seat is not None:
+            v["hand"] = c(sorted(self.hands[seat]))
+            mine = self.taken[seat]
+            v["skat_seen"] = (
+                {"taken": c(mine[0]), "put": c(mine[1]) if mine[1] else None} if mine else None
+            )
+        if self.phase == OVER:
+            v["skat"] = c(self.skat)
+        return v

@@ -1,0 +1,674 @@
+"""3-5-8 (Sergeant Major): three seats, trick targets 8/5/3, a card exchange after every hand.
+
+Rules: /work/shared/rules/three_five_eight.md (with every flag of its "Variants" table).
+One record deal = one hand. Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace), so
+within a suit a lower int is a higher card.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from itertools import combinations
+from typing import Any
+
+from .base import Event, Match, event
+from .cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
+from .errors import EngineFault, IllegalAction, VariantError
+from .variants import Flag
+
+BID, EXCHANGE, TRUMP, DISCARD, PLAY, OVER = range(6)
+PHASES = ("bid", "exchange", "trump", "discard", "play", "over")
+SUITS = "SHDC"
+
+# (dealer, eldest = dealer's left, other = dealer's right)
+TARGETS = {"8-5-3": (8, 5, 3), "9-5-2": (9, 5, 2), "6-3-8": (8, 6, 3)}
+# Woburn: bid → (bidder's left, bidder's right)
+WOBURN = {
+    8: (5, 3),
+    9: (4, 3),
+    10: (4, 2),
+    11: (3, 2),
+    12: (2, 2),
+    13: (2, 1),
+    14: (1, 1),
+    15: (1, 0),
+    16: (0, 0),
+}
+NEXT = (1, 2, 0)
+SUIT_OF = [c // 13 for c in range(52)]
+
+_PHASE_HINT = {
+    BID: "bid a number of tricks or pass",
+    EXCHANGE: "the exchange comes first: give cards",
+    TRUMP: "the dealer names trump now",
+    DISCARD: "the dealer discards 4 cards now",
+    PLAY: "play a card",
+}
+_PHASE_ACTS = {BID: ("bid", "pass"), EXCHANGE: ("give",), TRUMP: ("trump",), DISCARD: ("discard",)}
+
+
+def seat_targets(dealer: int, table: tuple[int, int, int]) -> list[int]:
+    """Targets by seat for a hand dealt by ``dealer``."""
+    t = [0, 0, 0]
+    t[dealer] = table[0]
+    t[(dealer + 1) % 3] = table[1]
+    t[(dealer + 2) % 3] = table[2]
+    return t
+
+
+def exchange_plan(
+    diff: list[int], new_targets: list[int], priority: str = "new_target", max_bleed: bool = False
+) -> list[list[int]]:
+    """The passes of an exchange, in their forced order: ``[giver, receiver, count]``.
+
+    Pure so it can be tested on its own; counts capped to 0 by maximum bleed are dropped."""
+    ups = [s for s in range(3) if diff[s] > 0]
+    downs = [s for s in range(3) if diff[s] < 0]
+    if not ups:
+        return []
+    if len(downs) == 1:
+        down = downs[0]
+        if priority == "most_up":
+            ups.sort(key=lambda s: (-diff[s], -new_targets[s]))
+        else:
+            ups.sort(key=lambda s: -new_targets[s])
+        raw = [[u, down, diff[u]] for u in ups]
+    else:
+        up = ups[0]
+        downs.sort(key=lambda s: new_targets[s])
+        raw = [[up, d, -diff[d]] for d in downs]
+    if max_bleed:
+        given = [0, 0, 0]
+        got = [0, 0, 0]
+        for p in raw:
+            g, r, owed = p
+            p[2] = min(owed, 3 - given[g], 3 - got[r])
+            given[g] += p[2]
+            got[r] += p[2]
+    return [p for p in raw if p[2] > 0]
+
+
+def returns_for(hand: list[int], passed: list[int]) -> list[int]:
+    """The cards a down player returns: for each suit, as many of his highest cards of that suit
+    (``hand`` already holds the passed cards) as were passed to him in it."""
+    counts = [0, 0, 0, 0]
+    for c in passed:
+        counts[c // 13] += 1
+    ordered = sorted(hand)  # within a suit, a lower id is a higher card
+    out: list[int] = []
+    for s in range(4):
+        k = counts[s]
+        if k:
+            lo = bisect_left(ordered, s * 13)
+            out += ordered[lo : lo + k]
+    return out
+
+
+def sample(cards: list[int], k: int, rng: random.Random) -> tuple[int, ...]:
+    """``k`` distinct random cards (``rng.sample`` is several times slower for tiny k)."""
+    pool = cards[:]
+    rand = rng.random
+    return tuple(pool.pop(int(rand() * len(pool))) for _ in range(k))
+
+
+def settle_hand(
+    won: list[int], targets: list[int], cum: list[int], variant: dict[str, Any]
+) -> tuple[list[int], list[int], list[int] | None]:
+    """Score a played hand: ``(diff, new cum, match winners or None)``."""
+    diff = [won[i] - targets[i] for i in range(3)]
+    cum = [cum[i] + diff[i] for i in range(3)]
+    winners = None
+    if variant["targets"] == "6-3-8":
+        best = max(cum)
+        if best >= 10 and cum.count(best) == 1:
+            winners = [cum.index(best)]
+    else:
+        for i in range(3):
+            if won[i] >= variant["win_tricks"]:
+                winners = [i]
+    return diff, cum, winners
+
+
+class ThreeFiveEightMatch(Match):
+    """A 3-5-8 match; one deal is one hand, the match ends on 12+ tricks (or +10 in 6-3-8)."""
+
+    GAME = "three_five_eight"
+    DISPLAY = "3-5-8 (Sergeant Major)"
+    SEATS = 3
+    FLAGS = (
+        Flag(
+            "targets",
+            "choice",
+            "8-5-3",
+            choices=("8-5-3", "9-5-2", "6-3-8"),
+            help="dealer-eldest-other targets; 6-3-8 drops the 2 of clubs and is won at +10",
+        ),
+        Flag(
+            "kitty_mode",
+            "choice",
+            "discard_then_take",
+            choices=("discard_then_take", "take_then_discard"),
+            help="discard 4 of 16 then take the kitty, or take it and discard 4 of 20",
+        ),
+        Flag("win_tricks", "int", 12, min=10, max=16, help="tricks in one hand that win the game"),
+        Flag(
+            "exchange_priority",
+            "choice",
+            "new_target",
+            choices=("new_target", "most_up"),
+            help="who gives first when two players are up",
+        ),
+        Flag("woburn_bidding", "bool", False, help="first hand: bidding for the dealer's seat"),
+        Flag("max_bleed", "bool", False, help="nobody passes or receives more than 3 cards"),
+    )
+    STATE = (
+        "cum",
+        "prev_diff",
+        "played_any",
+        "hands",
+        "kitty",
+        "kitty_taken",
+        "discards",
+        "hdealer",
+        "targets",
+        "phase",
+        "turn",
+        "trump",
+        "bids",
+        "passed",
+        "high",
+        "high_seat",
+        "plan",
+        "passes",
+        "trick",
+        "leader",
+        "won",
+        "tricks",
+    )
+    __slots__ = STATE
+
+    cum: list[int]
+    prev_diff: list[int] | None
+    played_any: bool
+    hands: list[list[int]]
+    kitty: list[int]
+    kitty_taken: bool
+    discards: list[int]
+    hdealer: int
+    targets: list[int]
+    phase: int
+    turn: int
+    trump: int
+    bids: list[list[int]]
+    passed: list[bool]
+    high: int
+    high_seat: int
+    plan: list[list[int]]
+    passes: list[list[Any]]
+    trick: list[int]
+    leader: int
+    won: list[int]
+    tricks: list[list[int]]
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def check_variant(cls, variant: dict[str, Any]) -> None:
+        if variant["woburn_bidding"] and variant["targets"] == "6-3-8":
+            raise VariantError("woburn_bidding cannot be combined with targets 6-3-8")
+
+    @classmethod
+    def deck_for(cls, variant: dict[str, Any]) -> Deck:
+        return FRENCH51 if variant["targets"] == "6-3-8" else FRENCH52
+
+    @classmethod
+    def sizes_for(cls, variant: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        if variant["targets"] == "6-3-8":
+            return (17, 17, 17), 0
+        return (16, 16, 16), 4
+
+    def _init_state(self) -> None:
+        self.cum = [0, 0, 0]
+        self.prev_diff = None
+        self.played_any = False
+
+    def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> None:
+        v = self.variant
+        d = self.dealer
+        for h in hands:
+            h.sort()  # hands stay sorted: a suit is a contiguous slice (see _plays)
+        self.hands = hands
+        self.kitty = stock
+        self.kitty_taken = False
+        self.discards = []
+        self.hdealer = d
+        self.targets = seat_targets(d, TARGETS[v["targets"]])
+        self.trump = -1
+        self.bids = []
+        self.passed = [False, False, False]
+        self.high = 0
+        self.high_seat = -1
+        self.plan = []
+        self.passes = []
+        self.trick = []
+        self.leader = (d + 1) % 3
+        self.won = [0, 0, 0]
+        self.tricks = []
+        if v["woburn_bidding"] and not self.played_any:
+            self.phase = BID
+            self.turn = d
+            return
+        if self.prev_diff is not None:
+            self.plan = exchange_plan(
+                self.prev_diff, self.targets, v["exchange_priority"], v["max_bleed"]
+            )
+        if self.plan:
+            self.phase = EXCHANGE
+            self.turn = self.plan[0][0]
+        else:
+            self.phase = TRUMP
+            self.turn = d
+
+    @property
+    def total_tricks(self) -> int:
+        return 17 if self.variant["targets"] == "6-3-8" else 16
+
+    def _partial(self) -> dict[str, Any]:
+        return {"dealer": self.hdealer, "scores": self.won[:], "payouts": [0, 0, 0]}
+
+    def _final_winners(self) -> list[int]:
+        best = max(self.cum)
+        return [i for i in range(3) if self.cum[i] == best]
+
+    # ------------------------------------------------------------------ fast path
+    def actor(self) -> int:
+        return self.turn  # -1 once the match is over
+
+    def _plays(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            return hand[:]
+        led = trick[0] // 13 * 13
+        return hand[bisect_left(hand, led) : bisect_left(hand, led + 13)] or hand[:]
+
+    def moves(self, seat: int) -> list[Any]:
+        """Compact moves: a card int for a play; tuples for the rest. Multi-card choices are
+        expanded into every combination (large: prefer ``random_move`` in playouts)."""
+        if self.finished or seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            return self._plays(seat)
+        if phase == TRUMP:
+            return [("trump", s) for s in range(4)]
+        hand = sorted(self.hands[seat])
+        if phase == DISCARD:
+            return [("discard", c) for c in combinations(hand, 4)]
+        if phase == EXCHANGE:
+            _, to, k = self.plan[0]
+            return [("give", to, c) for c in combinations(hand, k)]
+        return [("pass",)] + [("bid", n) for n in range(max(8, self.high + 1), 17)]
+
+    def random_move(self, seat: int, rng: random.Random, _bisect: Any = bisect_left) -> Any:
+        # Hot path (bots' playouts): literals instead of globals, bisect bound as a default.
+        if self.phase == 4:  # PLAY
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                led = trick[0] // 13 * 13
+                lo = _bisect(hand, led)
+                n = _bisect(hand, led + 13, lo) - lo
+                if n:
+                    return hand[lo + int(rng.random() * n)]
+            return hand[int(rng.random() * len(hand))]
+        phase = self.phase
+        if phase == TRUMP:
+            return ("trump", rng.randrange(4))
+        if phase == DISCARD:
+            return ("discard", sample(self.hands[seat], 4, rng))
+        if phase == EXCHANGE:
+            _, to, k = self.plan[0]
+            return ("give", to, sample(self.hands[seat], k, rng))
+        return rng.choice(self.moves(seat))
+
+    def play(self, seat: int, move: Any, ev: list[Event] | None = None) -> None:
+        if type(move) is not int:
+            self._play_other(seat, move, ev)
+            return
+        self.hands[seat].remove(move)
+        trick = self.trick
+        trick.append(move)
+        if ev is not None:
+            ev.append(event("play", seat=seat, card=FRENCH52.code_of[move]))
+        if len(trick) < 3:
+            self.turn = (seat + 1) % 3
+            return
+        # Trick complete: the highest trump, else the highest card of the suit led.
+        a, b, c = trick
+        t = self.trump
+        bs = a // 13
+        best = a
+        w = 0
+        s = b // 13
+        if s == bs:
+            if b < best:
+                best = b
+                w = 1
+        elif s == t:
+            best = b
+            bs = t
+            w = 1
+        s = c // 13
+        if s == bs:
+            if c < best:
+                w = 2
+        elif s == t:
+            w = 2
+        leader = self.leader
+        w = (leader + w) % 3
+        self.won[w] += 1
+        self.tricks.append([leader, a, b, c, w])
+        self.trick = []
+        self.leader = self.turn = w
+        if ev is not None:
+            ev.append(event("trick", leader=leader, cards=FRENCH52.codes(trick), winner=w))
+        if not self.hands[w]:  # every hand empties on the same trick
+            self._end_hand(ev)
+
+    def _play_other(self, seat: int, move: tuple, ev: list[Event] | None) -> None:
+        kind = move[0]
+        code = FRENCH52.code_of
+        if kind == "trump":
+            self.trump = move[1]
+            if ev is not None:
+                ev.append(event("trump", seat=seat, suit=SUITS[move[1]]))
+            if self.variant["targets"] == "6-3-8":
+                self._start_play()
+            else:
+                if self.variant["kitty_mode"] == "take_then_discard":
+                    self._take_kitty(ev)
+                self.phase = DISCARD
+        elif kind == "discard":
+            hand = self.hands[seat]
+            for c in move[1]:
+                hand.remove(c)
+            self.discards = list(move[1])
+            if ev is not None:
+                ev.append(event("discard", [seat], seat=seat, cards=[code[c] for c in move[1]]))
+                ev.append(event("discarded", seat=seat, count=len(move[1])))
+            if not self.kitty_taken:
+                self._take_kitty(ev)
+            self._start_play()
+        elif kind == "give":
+            self._give(seat, move[1], list(move[2]), ev)
+        elif kind == "bid" or kind == "pass":
+            self._bid(seat, move[1] if kind == "bid" else 0, ev)
+        else:
+            raise EngineFault(f"unknown move {move!r}")
+
+    def _take_kitty(self, ev: list[Event] | None) -> None:
+        # A forced move, not an action: the dealer picks up the kitty.
+        hand = self.hands[self.hdealer]
+        hand += self.kitty
+        hand.sort()
+        self.kitty_taken = True
+        if ev is not None:
+            ev.append(event("kitty", [self.hdealer], seat=self.hdealer, cards=self._c(self.kitty)))
+            ev.append(event("kitty_taken", seat=self.hdealer, count=len(self.kitty)))
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.leader = self.turn = (self.hdealer + 1) % 3
+
+    def _give(self, giver: int, to: int, cards: list[int], ev: list[Event] | None) -> None:
+        hg = self.hands[giver]
+        hr = self.hands[to]
+        for c in cards:
+            hg.remove(c)
+            hr.append(c)
+        back = returns_for(hr, cards)  # forced: made by the engine
+        for c in back:
+            hr.remove(c)
+            hg.append(c)
+        hg.sort()
+        hr.sort()
+        self.passes.append([giver, to, cards, back])
+        self.plan = self.plan[1:]
+        if ev is not None:
+            parties = [giver, to]
+            ev.append(event("give", parties, seat=giver, to=to, cards=self._c(cards)))
+            ev.append(event("return", parties, seat=to, to=giver, cards=self._c(back)))
+            ev.append(event("passed", seat=giver, to=to, count=len(cards)))
+        if self.plan:
+            self.turn = self.plan[0][0]
+        else:
+            self.phase = TRUMP
+            self.turn = self.hdealer
+
+    def _bid(self, seat: int, tricks: int, ev: list[Event] | None) -> None:
+        self.bids.append([seat, tricks])
+        if tricks:
+            self.high = tricks
+            self.high_seat = seat
+        else:
+            self.passed[seat] = True
+        if ev is not None:
+            if tricks:
+                ev.append(event("bid", seat=seat, tricks=tricks))
+            else:
+                ev.append(event("pass", seat=seat))
+        npassed = sum(self.passed)
+        if npassed == 3:
+            # Everybody passed: the hand is thrown in; the next dealer deals, bidding again.
+            self.phase = OVER
+            self.prev_diff = None
+            if ev is not None:
+                ev.append(event("thrown_in", dealer=self.dealer))
+            self._end_deal(self.dealer, [0, 0, 0], [0, 0, 0], ev)
+            if self.finished:
+                self.turn = -1
+        elif self.high_seat >= 0 and npassed == 2:
+            hs = self.high_seat
+            left, right = WOBURN[self.high]
+            self.hdealer = hs
+            self.targets = seat_targets(hs, (self.high, left, right))
+            self.phase = TRUMP
+            self.turn = hs
+            self.leader = (hs + 1) % 3
+            if ev is not None:
+                ev.append(event("declarer", seat=hs, tricks=self.high, targets=self.targets[:]))
+        else:
+            t = NEXT[seat]
+            while self.passed[t]:
+                t = NEXT[t]
+            self.turn = t
+
+    def _end_hand(self, ev: list[Event] | None) -> None:
+        diff, self.cum, winners = settle_hand(self.won, self.targets, self.cum, self.variant)
+        self.prev_diff = diff
+        self.played_any = True
+        self.phase = OVER
+        self._end_deal(self.hdealer, self.won[:], diff, ev, winners)
+        if self.finished:
+            self.turn = -1
+
+    def clone(self) -> ThreeFiveEightMatch:
+        m = ThreeFiveEightMatch.__new__(ThreeFiveEightMatch)
+        self._copy_common(m)
+        m.cum = self.cum[:]
+        m.prev_diff = self.prev_diff
+        m.played_any = self.played_any
+        h = self.hands
+        m.hands = [h[0][:], h[1][:], h[2][:]]
+        m.kitty = self.kitty
+        m.kitty_taken = self.kitty_taken
+        m.discards = self.discards
+        m.hdealer = self.hdealer
+        m.targets = self.targets[:]
+        m.phase = self.phase
+        m.turn = self.turn
+        m.trump = self.trump
+        m.bids = self.bids[:]
+        m.passed = self.passed[:]
+        m.high = self.high
+        m.high_seat = self.high_seat
+        m.plan = self.plan
+        m.passes = self.passes[:]
+        m.trick = self.trick[:]
+        m.leader = self.leader
+        m.won = self.won[:]
+        m.tricks = self.tricks[:]
+        return m
+
+    def move_to_action(self, move: Any) -> dict[str, Any]:
+        code = FRENCH52.code_of
+        if type(move) is int:
+            return {"act": "play", "card": code[move]}
+        kind = move[0]
+        if kind == "trump":
+            return {"act": "trump", "suit": SUITS[move[1]]}
+        if kind == "discard":
+            return {"act": "discard", "cards": [code[c] for c in move[1]]}
+        if kind == "give":
+            return {"act": "give", "to": move[1], "cards": [code[c] for c in move[2]]}
+        if kind == "bid":
+            return {"act": "bid", "tricks": move[1]}
+        return {"act": "pass"}
+
+    # ------------------------------------------------------------------ validated path
+    def _c(self, cards: list[int]) -> list[str]:
+        return FRENCH52.codes(cards)
+
+    def to_act(self) -> list[int]:
+        return [] if self.finished else [self.turn]
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        if self.finished or seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            return [{"act": "play", "card": c} for c in self._c(sorted(self._plays(seat)))]
+        if phase == TRUMP:
+            return [{"act": "trump", "suit": s} for s in SUITS]
+        hand = self._c(sorted(self.hands[seat]))
+        if phase == DISCARD:
+            return [{"act": "discard", "choose": 4, "from": hand}]
+        if phase == EXCHANGE:
+            _, to, k = self.plan[0]
+            return [{"act": "give", "to": to, "choose": k, "from": hand}]
+        return [{"act": "pass"}] + [
+            {"act": "bid", "tricks": n} for n in range(max(8, self.high + 1), 17)
+        ]
+
+    def _card(self, seat: int, code: Any) -> int:
+        deck = self.deck_for(self.variant)
+        try:
+            card = deck.parse(code)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"you do not hold {deck.code_of[card]}")
+        return card
+
+    def _cards(self, seat: int, codes: Any, n: int, what: str) -> list[int]:
+        if not isinstance(codes, list):
+            raise IllegalAction(f"{what}: 'cards' must be a list of cards")
+        cards = [self._card(seat, c) for c in codes]
+        if len(set(cards)) != len(cards):
+            raise IllegalAction(f"{what}: the same card twice")
+        if len(cards) != n:
+            raise IllegalAction(f"{what} exactly {n} card{'s' if n != 1 else ''}")
+        return cards
+
+    def check(self, seat: int, action: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        act = action["act"]
+        phase = self.phase
+        if act not in _PHASE_ACTS.get(phase, ("play",)):
+            raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+        if phase == PLAY:
+            card = self._card(seat, action.get("card"))
+            trick = self.trick
+            if trick:
+                led = trick[0] // 13
+                if card // 13 != led and any(c // 13 == led for c in self.hands[seat]):
+                    raise IllegalAction(f"must follow suit {SUITS[led]}")
+            return card, {"act": "play", "card": FRENCH52.code_of[card]}
+        if phase == TRUMP:
+            suit = action.get("suit")
+            if not isinstance(suit, str) or suit not in SUITS or len(suit) != 1:
+                raise IllegalAction("name a suit: S, H, D or C (no-trump is not allowed)")
+            return ("trump", SUITS.index(suit)), {"act": "trump", "suit": suit}
+        if phase == DISCARD:
+            cards = self._cards(seat, action.get("cards"), 4, "discard")
+            return ("discard", tuple(cards)), {"act": "discard", "cards": self._c(cards)}
+        if phase == EXCHANGE:
+            _, to, k = self.plan[0]
+            if action.get("to") != to or isinstance(action.get("to"), bool):
+                raise IllegalAction(f"you must give to seat {to} now")
+            cards = self._cards(seat, action.get("cards"), k, "give")
+            return ("give", to, tuple(cards)), {"act": "give", "to": to, "cards": self._c(cards)}
+        # BID
+        if act == "pass":
+            return ("pass",), {"act": "pass"}
+        tricks = action.get("tricks")
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not 8 <= tricks <= 16:
+            raise IllegalAction("a bid is a number of tricks from 8 to 16")
+        if tricks <= self.high:
+            raise IllegalAction(f"bid more than {self.high}")
+        return ("bid", tricks), {"act": "bid", "tricks": tricks}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self._common_view(seat)
+        c = self._c
+        dealer_sees = seat is not None and seat == self.hdealer
+        v.update(
+            {
+                "dealer": self.hdealer,
+                "dealt_by": self.dealer,
+                "phase": "over" if self.finished else PHASES[self.phase],
+                "targets": self.targets[:],
+                "tricks_won": self.won[:],
+                "cum": self.cum[:],
+                "trump": None if self.trump < 0 else SUITS[self.trump],
+                "hand_sizes": [len(h) for h in self.hands],
+                "kitty": {
+                    "size": len(self.kitty),
+                    "taken": self.kitty_taken,
+                    "cards": c(self.kitty) if dealer_sees and self.kitty_taken else None,
+                },
+                "discards": {
+                    "count": len(self.discards),
+                    "cards": c(self.discards) if dealer_sees else None,
+                },
+                "bids": [
+                    {"seat": s, "act": "bid", "tricks": n} if n else {"seat": s, "act": "pass"}
+                    for s, n in self.bids
+                ],
+                "exchange": {
+                    "pending": [{"from": g, "to": r, "count": k} for g, r, k in self.plan],
+                    "passes": [
+                        {
+                            "from": g,
+                            "to": r,
+                            "count": len(given),
+                            "cards": c(given) if seat in (g, r) else None,
+                            "returned": c(back) if seat in (g, r) else None,
+                        }
+                        for g, r, given, back in self.passes
+                    ],
+                },
+                "leader": self.leader,
+                "trick": [
+                    {"seat": (self.leader + i) % 3, "card": FRENCH52.code_of[x]}
+                    for i, x in enumerate(self.trick)
+                ],
+                "played": [
+                    {"leader": t[0], "cards": c(t[1:4]), "winner": t[4]} for t in self.tricks
+                ],
+                "suits": {s: SUIT_NAMES[s] for s in SUITS},
+            }
+        )
+        if seat is not None:
+            v["hand"] = c(sorted(self.hands[seat]))
+        return v
