@@ -62,7 +62,9 @@ def games() -> list[GameInfo]:
 def game(name: str) -> GameInfo:
     """One game's info; `KeyError` for an unknown name."""
     spec = registry.get_game(name)
-    return GameInfo(spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults())
+    return GameInfo(
+        spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults()
+    )
 
 
 def game_choices() -> list[tuple[str, str]]:

@@ -2,6 +2,8 @@
 
 Running it twice leaves the same rows. Each run sets a fresh random password on the demo
 accounts and prints it, so a newcomer can log in without a fixed password living in the repo.
+The demo league has two rounds played (records of random legal play), so standings, payouts and
+player pages have something to show, and the organizer can generate round 3.
 """
 
 from __future__ import annotations
@@ -13,12 +15,20 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from gameplay import api as gameplay
+from league.models import Event, Player
+from league.services import events as event_services
+from league.services import rounds as round_services
+from league.services.results import record_result
+
 ORGANIZER = "organizer"
 DEMO_PLAYERS = ["ana", "ben", "cleo", "dario", "emi", "fritz", "gina", "hugo", "ines"]
+DEMO_EVENT = "demo-saichugen-league"
+PLAYED_ROUNDS = 2
 
 
 class Command(BaseCommand):
-    help = "Create (or refresh) the demo organizer and players, and print the login."
+    help = "Create (or refresh) the demo organizer, players and league, and print the login."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--password", help="use this password instead of a random one")
@@ -33,15 +43,55 @@ class Command(BaseCommand):
         organizer.is_staff = True
         organizer.set_password(password)
         organizer.save()
+        players = []
         for name in DEMO_PLAYERS:
-            player, _ = User.objects.get_or_create(username=name)
-            player.set_password(password)
-            player.save()
+            user, _ = User.objects.get_or_create(username=name)
+            user.set_password(password)
+            user.save()
+            players.append(event_services.player_for_user(user))
+        event = self.demo_league(organizer, players)
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo ready.\n"
                 f"  Organizer login: {ORGANIZER} / {password}\n"
                 f"  Player logins ({', '.join(DEMO_PLAYERS)}) use the same password.\n"
+                f"  Demo league: http://127.0.0.1:8000{event.get_absolute_url()}\n"
                 "  Open http://127.0.0.1:8000/"
             )
         )
+
+    def demo_league(self, organizer: Any, players: list[Player]) -> Event:
+        event = Event.objects.filter(slug=DEMO_EVENT).first()
+        if event is None:
+            event = event_services.create_event(
+                organizer,
+                slug=DEMO_EVENT,
+                name="Demo Saichugen league",
+                game="saichugen",
+                kind=Event.Kind.LEAGUE,
+                format=Event.Format.LEAGUE,
+                rounds=4,
+                deals_per_match=3,
+                seed=2026,
+            )
+            event_services.publish_event(event)
+            for player in players:
+                event_services.add_entry(event, player, checked_in=True)
+        while event.round_set.filter(status="published").count() < PLAYED_ROUNDS:
+            self.play_round(event, organizer)
+        return event
+
+    def play_round(self, event: Event, organizer: Any) -> None:
+        round_ = event.round_set.filter(status="draft").first()
+        round_ = round_ or round_services.generate_round(event)
+        round_services.publish_round(round_)
+        for fixture in round_.fixtures.prefetch_related("seats__player"):
+            names = [seat.player.name for seat in fixture.seats.all()]
+            record = gameplay.random_record(
+                event.game,
+                players=names,
+                variant=event.variant,
+                n_deals=event.deals_per_match,
+                seed=fixture.pk,
+            )
+            record_result(fixture, by=organizer, record=record)

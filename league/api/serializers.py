@@ -1,0 +1,274 @@
+"""Shapes of the API's JSON. Output serializers read prefetched rows; input ones only type-check.
+
+Rules (a variant is legal, a player may enter, a result counts) live in the services: input
+serializers check JSON types and nothing else, so an API client and the pages see the same
+refusals with the same messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from gameplay import api as gameplay
+from league.api.permissions import record_is_public
+from league.models import Bye, Entry, Event, Fixture, Player, Result, Round, Seat
+
+
+def _url(context: dict[str, Any], name: str, *args: Any) -> str:
+    path = reverse(f"league-api:{name}", args=args)
+    request = context.get("request")
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "is_bot"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "is_bot", "country", "club"]
+
+
+class PlayerEventSerializer(serializers.Serializer):
+    """One published event the player entered, with their payout total there."""
+
+    slug = serializers.CharField(source="event.slug")
+    name = serializers.CharField(source="event.name")
+    game = serializers.CharField(source="event.game")
+    status = serializers.CharField(source="event.status")
+    checked_in = serializers.BooleanField()
+    withdrawn = serializers.BooleanField()
+    total_payout = serializers.IntegerField()
+
+
+class PayoutHistorySerializer(serializers.Serializer):
+    """One match of the player (newest first): its payout and the running total."""
+
+    fixture_id = serializers.IntegerField()
+    event = serializers.CharField(source="event__slug")
+    event_name = serializers.CharField(source="event__name")
+    round = serializers.IntegerField(source="round__number")
+    table = serializers.IntegerField(source="fixture__number")
+    deals = serializers.IntegerField()
+    payout = serializers.IntegerField()
+    running = serializers.IntegerField()
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    events = PlayerEventSerializer(source="event_rows", many=True, read_only=True)
+    history = PayoutHistorySerializer(source="payout_history", many=True, read_only=True)
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "events", "history"]
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+class EventSerializer(serializers.ModelSerializer):
+    game_name = serializers.SerializerMethodField()
+    entries_count = serializers.IntegerField(read_only=True)
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = [
+            "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
+            "deals_per_match", "leftover", "bye_match_points", "tiebreaks", "seconds_per_move",
+            "on_timeout", "allow_spectators", "visibility", "status", "entries_count",
+            "created_at", "url",
+        ]  # fmt: skip
+        # No `seed`: it would let anyone compute the next rounds' plans and the lot in advance.
+
+    def get_game_name(self, event: Event) -> str:
+        return dict(gameplay.game_choices()).get(event.game, event.game)
+
+    def get_url(self, event: Event) -> str:
+        return _url(self.context, "event", event.slug)
+
+
+class EventCreateSerializer(serializers.ModelSerializer):
+    """A new draft event. The game and its variant are checked against the engine registry."""
+
+    game = serializers.CharField(max_length=32)
+    variant = serializers.DictField(required=False, default=dict)
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+
+    class Meta:
+        model = Event
+        fields = [
+            "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
+            "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout",
+            "allow_spectators", "seed",
+        ]  # fmt: skip
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = PlayerRefSerializer(read_only=True)
+    withdrawn = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "checked_in", "withdrawn", "withdrawn_after_round", "created_at"]
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    """Enter a player by id, or by name (a new name makes a new player)."""
+
+    player = serializers.CharField(max_length=60, required=False, help_text="a player's name")
+    player_id = serializers.IntegerField(required=False)
+    checked_in = serializers.BooleanField(default=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        name = data.get("player", "").strip()
+        if bool(name) == ("player_id" in data):
+            raise serializers.ValidationError("give either a player name or a player id")
+        if name:
+            data["player"] = name
+        return data
+
+
+class CheckInSerializer(serializers.Serializer):
+    checked_in = serializers.BooleanField(default=True)
+
+
+# --- rounds, fixtures, results ----------------------------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = PlayerRefSerializer(read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["number", "player"]
+
+
+class ByeSerializer(serializers.ModelSerializer):
+    player = PlayerRefSerializer(read_only=True)
+
+    class Meta:
+        model = Bye
+        fields = ["player", "match_points"]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    """A fixture's counting result: totals per seat (seat order), winning seats, version."""
+
+    complete = serializers.SerializerMethodField()
+    scores = serializers.SerializerMethodField()
+    payouts = serializers.SerializerMethodField()
+    winners = serializers.SerializerMethodField()
+    record_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Result
+        fields = [
+            "version", "source", "complete", "scores", "payouts", "winners", "forfeited_seats",
+            "reason", "entered_at", "record_url",
+        ]  # fmt: skip
+
+    def get_complete(self, result: Result) -> bool:
+        return bool(result.scored.get("complete"))
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_scores(self, result: Result) -> list[int]:
+        return result.scored["totals"]["scores"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_payouts(self, result: Result) -> list[int]:
+        return result.scored["totals"]["payouts"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_winners(self, result: Result) -> list[int]:
+        return result.scored["winners"]
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_record_url(self, result: Result) -> str | None:
+        """Where to download the game record; null while the match is on or without a record."""
+        if not record_is_public(result):
+            return None
+        return _url(self.context, "fixture-record", self.context["event"].slug, result.fixture_id)
+
+
+class FixtureSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Fixture
+        fields = ["id", "round", "number", "table_ref", "seats", "result"]
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
+        counting = fixture.counting  # prefetched: the current result, if any
+        return ResultSerializer(counting[0], context=self.context).data if counting else None
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    fixtures = FixtureSerializer(many=True, read_only=True)
+    byes = ByeSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "published_at", "fixtures", "byes"]
+
+
+class SwapSerializer(serializers.Serializer):
+    first = serializers.IntegerField(help_text="a player id (seated or on a bye)")
+    second = serializers.IntegerField(help_text="another player id of the same round")
+
+
+class ResultPostSerializer(serializers.Serializer):
+    """A game record or a score sheet (exactly one), for the fixture's counting result."""
+
+    record = serializers.JSONField(required=False, help_text="a mediana.record/1 game record")
+    sheet = serializers.JSONField(required=False, help_text="a score sheet")
+    forfeited_seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), required=False, default=list
+    )
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    correction = serializers.BooleanField(
+        default=False, help_text="replace the counting result (needs a reason)"
+    )
+
+
+# --- standings --------------------------------------------------------------------------------
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class NumberField(serializers.Field):
+    """A number passed through as stored (an int stays an int)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    matches_played = serializers.IntegerField()
+    match_points = NumberField()
+    total_payouts = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    tiebreaks = serializers.ListField(
+        child=NumberField(), help_text="values of the event's tiebreaks, in their order"
+    )
+    tied = serializers.BooleanField()

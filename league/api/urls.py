@@ -1,0 +1,48 @@
+"""/api/…: events and everything under them, players. See the schema at /api/schema/."""
+
+from django.urls import path
+
+from league.api import views
+
+app_name = "league-api"
+
+EVENT = "events/<slug:slug>/"
+
+urlpatterns = [
+    path("events/", views.EventList.as_view(), name="events"),
+    path(EVENT, views.EventDetail.as_view(), name="event"),
+    path(f"{EVENT}publish/", views.EventPublish.as_view(), name="event-publish"),
+    path(f"{EVENT}close/", views.EventClose.as_view(), name="event-close"),
+    path(f"{EVENT}entries/", views.EntryList.as_view(), name="entries"),
+    path(
+        f"{EVENT}entries/<int:entry_id>/check-in/",
+        views.EntryCheckIn.as_view(),
+        name="entry-check-in",
+    ),
+    path(
+        f"{EVENT}entries/<int:entry_id>/withdraw/",
+        views.EntryWithdraw.as_view(),
+        name="entry-withdraw",
+    ),
+    path(f"{EVENT}rounds/", views.RoundList.as_view(), name="rounds"),
+    path(f"{EVENT}rounds/<int:number>/", views.RoundDetail.as_view(), name="round"),
+    path(f"{EVENT}rounds/<int:number>/swap/", views.RoundSwap.as_view(), name="round-swap"),
+    path(
+        f"{EVENT}rounds/<int:number>/publish/", views.RoundPublish.as_view(), name="round-publish"
+    ),
+    path(f"{EVENT}fixtures/", views.FixtureList.as_view(), name="fixtures"),
+    path(f"{EVENT}fixtures/<int:fixture_id>/", views.FixtureDetail.as_view(), name="fixture"),
+    path(
+        f"{EVENT}fixtures/<int:fixture_id>/record/",
+        views.FixtureRecord.as_view(),
+        name="fixture-record",
+    ),
+    path(
+        f"{EVENT}fixtures/<int:fixture_id>/result/",
+        views.FixtureResult.as_view(),
+        name="fixture-result",
+    ),
+    path(f"{EVENT}standings/", views.Standings.as_view(), name="standings"),
+    path("players/", views.PlayerList.as_view(), name="players"),
+    path("players/<int:player_id>/", views.PlayerDetail.as_view(), name="player"),
+]

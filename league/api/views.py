@@ -1,0 +1,475 @@
+"""API views: load rows with a fixed number of queries, call the services, shape the answer.
+
+Reading follows the pages' rules (a draft event, or a draft round, is a 404 for anyone who may
+not manage it); every write goes through a service function, whose `LeagueError` becomes a 400
+`{"detail": message}` with nothing changed.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from django.db import transaction
+from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q, QuerySet, Sum
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.authentication import BasicAuthentication, SessionAuthentication
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView, exception_handler
+
+from league.api import serializers as s
+from league.api.permissions import ManagesEventToWrite, record_is_public
+from league.errors import LeagueError
+from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
+from league.services import events as event_services
+from league.services import results as result_services
+from league.services import rounds as round_services
+from league.services.permissions import can_manage, can_see
+from league.services.standings import standings_rows
+
+REFUSED = OpenApiResponse(description='refused by the event\'s rules: `{"detail": message}`')
+NOT_ALLOWED = OpenApiResponse(description="not logged in (401) or not an organizer (403)")
+
+
+def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """A `LeagueError` is the user's mistake: 400 with its message (the service changed nothing)."""
+    if isinstance(exc, LeagueError):
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    return exception_handler(exc, context)
+
+
+class LeagueAPIMixin:
+    # Basic first: a script without credentials is asked for them (401 + WWW-Authenticate).
+    authentication_classes = [BasicAuthentication, SessionAuthentication]
+
+    def get_exception_handler(self) -> Any:
+        return league_exception_handler
+
+
+class EventScopedMixin(LeagueAPIMixin):
+    """A view under /events/<slug>/: readers see what `can_see` allows, writers must manage it."""
+
+    permission_classes = [ManagesEventToWrite]
+    request: Request
+    kwargs: dict[str, Any]
+
+    @cached_property
+    def event(self) -> Event:
+        return get_object_or_404(Event, slug=self.kwargs["slug"])
+
+    @cached_property
+    def manager(self) -> bool:
+        return can_manage(self.request.user, self.event)
+
+    def readable_event(self) -> Event:
+        """The event, or 404 if it is a draft this user may not see (its existence is private)."""
+        if not can_see(self.request.user, self.event):
+            raise NotFound("no such event")
+        return self.event
+
+    def fake(self) -> bool:
+        """True while drf-spectacular inspects the view for the schema (no request, no slug)."""
+        return getattr(self, "swagger_fake_view", False)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()  # type: ignore[misc]
+        if not self.fake():
+            context["event"] = self.event
+        return context
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+def visible_events(user: Any) -> QuerySet[Event]:
+    """Published events, plus the drafts this user organizes (staff: every draft)."""
+    events = Event.objects.all()
+    if not user.is_staff:
+        visible = Q(visibility=Event.Visibility.PUBLISHED)
+        if user.is_authenticated:
+            # A subquery, not a join on organizers: no duplicate rows, no DISTINCT needed.
+            organized = Event.organizers.through.objects.filter(user_id=user.pk)
+            visible |= Q(pk__in=organized.values("event_id"))
+        events = events.filter(visible)
+    return events.annotate(entries_count=Count("entries")).order_by("-created_at", "-pk")
+
+
+def counting_results() -> Prefetch:
+    """Each fixture's counting result as `fixture.counting`, without the (large) record."""
+    has_record = ExpressionWrapper(Q(record__isnull=False), output_field=BooleanField())
+    return Prefetch(
+        "results",
+        queryset=Result.objects.filter(current=True)
+        .defer("record", "sheet")
+        .annotate(has_record=has_record),
+        to_attr="counting",
+    )
+
+
+def fixture_rows() -> QuerySet[Fixture]:
+    return Fixture.objects.prefetch_related(seats_and_players(), counting_results())
+
+
+def seats_and_players() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player"))
+
+
+def round_rows(event: Event, *, with_drafts: bool) -> QuerySet[Round]:
+    rounds = Round.objects.filter(event=event).prefetch_related(
+        Prefetch("fixtures", queryset=fixture_rows()),
+        Prefetch("byes", queryset=Bye.objects.select_related("player")),
+    )
+    if not with_drafts:
+        rounds = rounds.filter(status=Round.Status.PUBLISHED)
+    return rounds.order_by("number")
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+class EventList(LeagueAPIMixin, generics.ListCreateAPIView):
+    """Events you may see. Any logged-in user may create one (a draft they organize)."""
+
+    serializer_class = s.EventSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return visible_events(self.request.user)
+
+    @extend_schema(
+        request=s.EventCreateSerializer,
+        responses={201: s.EventSerializer, 400: REFUSED, 401: NOT_ALLOWED},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.EventCreateSerializer, request)
+        event = event_services.create_event(request.user, **data)
+        created = self.get_queryset().get(pk=event.pk)
+        return Response(self.get_serializer(created).data, status=status.HTTP_201_CREATED)
+
+
+class EventDetail(LeagueAPIMixin, generics.RetrieveAPIView):
+    serializer_class = s.EventSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return visible_events(self.request.user)
+
+
+class EventPublish(EventScopedMixin, APIView):
+    @extend_schema(request=None, responses={200: s.EventSerializer, 403: NOT_ALLOWED})
+    def post(self, request: Request, slug: str) -> Response:
+        event_services.publish_event(self.event)
+        return _event_response(request, self.event)
+
+
+class EventClose(EventScopedMixin, APIView):
+    @extend_schema(request=None, responses={200: s.EventSerializer, 403: NOT_ALLOWED})
+    def post(self, request: Request, slug: str) -> Response:
+        event_services.close_event(self.event)
+        return _event_response(request, self.event)
+
+
+def _event_response(request: Request, event: Event) -> Response:
+    fresh = visible_events(request.user).get(pk=event.pk)
+    return Response(s.EventSerializer(fresh, context={"request": request}).data)
+
+
+def _valid(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+class EntryList(EventScopedMixin, generics.ListCreateAPIView):
+    """The event's entries; organizers enter players (by id, or by name: new names are created)."""
+
+    serializer_class = s.EntrySerializer
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        if self.fake():
+            return Entry.objects.none()
+        return Entry.objects.filter(event=self.readable_event()).select_related("player")
+
+    @extend_schema(
+        request=s.EntryCreateSerializer,
+        responses={201: s.EntrySerializer, 400: REFUSED, 403: NOT_ALLOWED},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = _valid(s.EntryCreateSerializer, request)
+        # One transaction: a refused entry does not leave a new player behind.
+        with transaction.atomic():
+            if "player_id" in data:
+                player = Player.objects.filter(pk=data["player_id"]).first()
+                if player is None:
+                    raise LeagueError(f"there is no player {data['player_id']}")
+            else:
+                player = event_services.find_or_create_player(data["player"])
+            entry = event_services.add_entry(self.event, player, checked_in=data["checked_in"])
+        return Response(_entry_data(entry.pk), status=status.HTTP_201_CREATED)
+
+
+class EntryActionMixin(EventScopedMixin):
+    @cached_property
+    def entry(self) -> Entry:
+        return get_object_or_404(
+            Entry.objects.select_related("player", "event"),
+            pk=self.kwargs["entry_id"],
+            event=self.event,
+        )
+
+
+class EntryCheckIn(EntryActionMixin, APIView):
+    @extend_schema(
+        request=s.CheckInSerializer,
+        responses={200: s.EntrySerializer, 400: REFUSED, 403: NOT_ALLOWED},
+    )
+    def post(self, request: Request, slug: str, entry_id: int) -> Response:
+        data = _valid(s.CheckInSerializer, request)
+        event_services.check_in(self.entry, data["checked_in"])
+        return Response(_entry_data(entry_id))
+
+
+class EntryWithdraw(EntryActionMixin, APIView):
+    @extend_schema(request=None, responses={200: s.EntrySerializer, 400: REFUSED, 403: NOT_ALLOWED})
+    def post(self, request: Request, slug: str, entry_id: int) -> Response:
+        event_services.withdraw(self.entry)
+        return Response(_entry_data(entry_id))
+
+
+def _entry_data(entry_id: int) -> dict[str, Any]:
+    return s.EntrySerializer(Entry.objects.select_related("player").get(pk=entry_id)).data
+
+
+# --- rounds -----------------------------------------------------------------------------------
+
+
+class RoundMixin(EventScopedMixin):
+    def get_queryset(self) -> QuerySet[Round]:
+        if self.fake():
+            return Round.objects.none()
+        return round_rows(self.readable_event(), with_drafts=self.manager)
+
+    def round_to_change(self) -> Round:
+        return get_object_or_404(Round, event=self.event, number=self.kwargs["number"])
+
+    def round_response(self, number: int, code: int = status.HTTP_200_OK) -> Response:
+        round_ = round_rows(self.event, with_drafts=True).get(number=number)
+        context = {"request": self.request, "event": self.event}
+        return Response(s.RoundSerializer(round_, context=context).data, status=code)
+
+
+class RoundList(RoundMixin, generics.ListCreateAPIView):
+    """The event's rounds with their tables; draft rounds only for organizers."""
+
+    serializer_class = s.RoundSerializer
+
+    @extend_schema(request=None, responses={201: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED})
+    def post(self, request: Request, slug: str) -> Response:
+        """Plan the next round as a draft (preview it, swap players, then publish it)."""
+        round_ = round_services.generate_round(self.event)
+        return self.round_response(round_.number, status.HTTP_201_CREATED)
+
+
+class RoundDetail(RoundMixin, generics.RetrieveDestroyAPIView):
+    serializer_class = s.RoundSerializer
+    lookup_field = "number"
+
+    @extend_schema(responses={204: None, 400: REFUSED, 403: NOT_ALLOWED})
+    def delete(self, request: Request, slug: str, number: int) -> Response:
+        """Discard a draft round."""
+        round_services.discard_draft(self.round_to_change())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RoundSwap(RoundMixin, APIView):
+    @extend_schema(
+        request=s.SwapSerializer,
+        responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED},
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        """Swap two players (seats or byes) of a draft round."""
+        data = _valid(s.SwapSerializer, request)
+        round_services.swap_players(self.round_to_change(), data["first"], data["second"])
+        return self.round_response(number)
+
+
+class RoundPublish(RoundMixin, APIView):
+    @extend_schema(request=None, responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        round_services.publish_round(self.round_to_change())
+        return self.round_response(number)
+
+
+# --- fixtures, results, records ---------------------------------------------------------------
+
+
+class FixtureMixin(EventScopedMixin):
+    def visible_fixtures(self) -> QuerySet[Fixture]:
+        """The event's tables this user may see: of published rounds, or any for organizers."""
+        fixtures = Fixture.objects.filter(round__event=self.readable_event())
+        if not self.manager:
+            fixtures = fixtures.filter(round__status=Round.Status.PUBLISHED)
+        return fixtures.select_related("round")
+
+    def get_queryset(self) -> QuerySet[Fixture]:
+        if self.fake():
+            return Fixture.objects.none()
+        return (
+            self.visible_fixtures()
+            .prefetch_related(seats_and_players(), counting_results())
+            .order_by("round__number", "number")
+        )
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("round", int, description="only the tables of this round")]
+)
+class FixtureList(FixtureMixin, generics.ListAPIView):
+    """Every table of the event (of published rounds, for the public), with seats and result."""
+
+    serializer_class = s.FixtureSerializer
+
+    def get_queryset(self) -> QuerySet[Fixture]:
+        fixtures = super().get_queryset()
+        number = self.request.query_params.get("round") if not self.fake() else None
+        if number is not None:
+            if not number.isdigit():
+                raise ValidationError({"round": "a round number"})
+            fixtures = fixtures.filter(round__number=int(number))
+        return fixtures
+
+
+class FixtureDetail(FixtureMixin, generics.RetrieveAPIView):
+    serializer_class = s.FixtureSerializer
+    lookup_url_kwarg = "fixture_id"
+
+
+class FixtureRecord(FixtureMixin, APIView):
+    """The game record of a finished match, as a JSON download."""
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="a mediana.record/1 record"),
+            404: OpenApiResponse(description="no such table, or its match is not finished"),
+        }
+    )
+    def get(self, request: Request, slug: str, fixture_id: int) -> Response:
+        fixture = get_object_or_404(self.visible_fixtures(), pk=fixture_id)
+        result = Result.objects.filter(fixture=fixture, current=True).first()
+        if result is None:
+            raise NotFound(
+                f"table {fixture.number} has no result yet: its record is published once the "
+                f"match is finished, since before that it would show hidden cards"
+            )
+        if result.record is None:
+            raise NotFound(
+                f"the result of table {fixture.number} was entered as a score sheet; "
+                f"there is no game record"
+            )
+        if not record_is_public(result):
+            raise NotFound(
+                f"the match at table {fixture.number} is not finished: its record would show "
+                f"hidden cards"
+            )
+        name = f"{self.event.slug}-round{fixture.round.number}-table{fixture.number}.json"
+        return Response(
+            result.record, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
+
+class FixtureResult(EventScopedMixin, APIView):
+    @extend_schema(
+        request=s.ResultPostSerializer,
+        responses={201: s.ResultSerializer, 400: REFUSED, 403: NOT_ALLOWED},
+    )
+    def post(self, request: Request, slug: str, fixture_id: int) -> Response:
+        """Count a result: a game record or a score sheet, forfeits, and for a correction a
+        reason. A table that has a result refuses a second one unless `correction` is true."""
+        data = _valid(s.ResultPostSerializer, request)
+        fixture = get_object_or_404(Fixture, pk=fixture_id, round__event=self.event)
+        result = result_services.record_result(
+            fixture,
+            by=request.user,
+            record=data.get("record"),
+            sheet=data.get("sheet"),
+            forfeited_seats=data["forfeited_seats"],
+            reason=data["reason"],
+            correction=data["correction"],
+        )
+        context = {"request": request, "event": self.event}
+        return Response(s.ResultSerializer(result, context=context).data, status=201)
+
+
+# --- standings --------------------------------------------------------------------------------
+
+
+class Standings(EventScopedMixin, generics.ListAPIView):
+    """The standings table, best first (rows follow the event's tiebreaks)."""
+
+    serializer_class = s.StandingsRowSerializer
+
+    def get_queryset(self) -> list[dict[str, Any]]:  # type: ignore[override]
+        if self.fake():
+            return []
+        return standings_rows(self.readable_event())
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("search", str, description="part of the player's name")]
+)
+class PlayerList(LeagueAPIMixin, generics.ListAPIView):
+    serializer_class = s.PlayerSerializer
+
+    def get_queryset(self) -> QuerySet[Player]:
+        players = Player.objects.order_by("name", "pk")
+        search = self.request.query_params.get("search", "").strip()
+        return players.filter(name__icontains=search) if search else players
+
+
+class PlayerDetail(LeagueAPIMixin, generics.RetrieveAPIView):
+    """A player with their published events and their last 50 matches' payouts."""
+
+    serializer_class = s.PlayerDetailSerializer
+    queryset = Player.objects.all()
+    lookup_url_kwarg = "player_id"
+    HISTORY = 50
+
+    def get_object(self) -> Player:
+        player = super().get_object()
+        published = Q(event__visibility=Event.Visibility.PUBLISHED)
+        totals = dict(
+            LedgerEntry.objects.filter(published, player=player)
+            .values("event_id")
+            .annotate(total=Sum("payout"))
+            .values_list("event_id", "total")
+        )
+        entries = Entry.objects.filter(published, player=player).select_related("event")
+        player.event_rows = [
+            {"event": e.event, "checked_in": e.checked_in, "withdrawn": e.withdrawn,
+             "total_payout": totals.get(e.event_id, 0)}
+            for e in entries.order_by("-event__created_at", "-event_id")
+        ]  # fmt: skip
+        matches = list(
+            LedgerEntry.objects.filter(published, player=player)
+            .values("fixture_id", "event__slug", "event__name", "round__number", "fixture__number")
+            .annotate(payout=Sum("payout"), deals=Count("id"))
+            .order_by("-fixture_id")[: self.HISTORY]
+        )
+        running = sum(totals.values()) - sum(m["payout"] for m in matches)
+        for match in reversed(matches):
+            running += match["payout"]
+            match["running"] = running
+        player.payout_history = matches
+        return player

@@ -1,0 +1,13 @@
+"""The league's two kinds of error (as Tabbycat's DrawUserError / DrawFatalError).
+
+`LeagueError` is the organizer's or player's mistake: shown to them, nothing changed.
+`LeagueFault` is an impossible state (a broken invariant): a bug, logged loudly.
+"""
+
+
+class LeagueError(Exception):
+    """A request the rules of the event refuse; the message says why."""
+
+
+class LeagueFault(Exception):
+    """An invariant of the league's data was about to break."""

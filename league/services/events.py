@@ -1,0 +1,154 @@
+"""Creating and running events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from gameplay import api as gameplay
+from league.errors import LeagueError
+from league.models import Entry, Event, Player
+from league.services.standings import touch_standings
+from league.standings import validate_tiebreaks
+
+DEFAULT_TIEBREAKS = ["total_payouts", "wins", "opponents_average_payout", "head_to_head", "lot"]
+
+
+def check_tiebreaks(names: list[str]) -> list[str]:
+    validate_tiebreaks(names)  # raises StandingsError, a LeagueError
+    return list(names)
+
+
+def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """Validate game, variant and numbers; returns the fields with the full variant."""
+    game = fields.get("game")
+    try:
+        info = gameplay.game(game)
+    except KeyError:
+        raise LeagueError(f"unknown game {game!r}") from None
+    try:
+        fields["variant"] = gameplay.validate_variant(game, fields.get("variant") or {})
+    except gameplay.VariantError as exc:
+        raise LeagueError(str(exc)) from None
+    if int(fields.get("rounds", 1)) < 1:
+        raise LeagueError("an event needs at least one round")
+    if int(fields.get("deals_per_match", 1)) < 1:
+        raise LeagueError("a match needs at least one deal")
+    fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)
+    fields["table_size"] = info.seats
+    return fields
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:70] or "event"
+    slug, n = base, 2
+    while Event.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def create_event(organizer: Any, **fields: Any) -> Event:
+    """A new draft event organized by `organizer`."""
+    fields = check_event_fields(fields)
+    fields.pop("table_size")
+    fields.setdefault("slug", unique_slug(fields["name"]))
+    event = Event.objects.create(**fields)
+    event.organizers.add(organizer)
+    return event
+
+
+@transaction.atomic
+def update_event(event: Event, **fields: Any) -> Event:
+    """Change an event's settings; the game and variant are fixed once a round exists."""
+    if event.round_set.exists():
+        for locked in ("game", "variant", "deals_per_match", "format"):
+            if locked in fields and fields[locked] != getattr(event, locked):
+                raise LeagueError(f"{locked.replace('_', ' ')} cannot change once rounds exist")
+    merged = {
+        "game": event.game,
+        "variant": event.variant,
+        "rounds": event.rounds,
+        "deals_per_match": event.deals_per_match,
+        "tiebreaks": event.tiebreaks,
+        **fields,
+    }
+    merged = check_event_fields(merged)
+    merged.pop("table_size")
+    for name, value in merged.items():
+        setattr(event, name, value)
+    event.save()
+    touch_standings(event.pk)
+    return event
+
+
+def publish_event(event: Event) -> None:
+    Event.objects.filter(pk=event.pk).update(visibility=Event.Visibility.PUBLISHED)
+
+
+def close_event(event: Event) -> None:
+    """No more rounds or results (corrections too) once closed."""
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
+
+
+def require_open(event: Event) -> None:
+    if event.status == Event.Status.CLOSED:
+        raise LeagueError("this event is closed")
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_entry(event: Event, player: Player, *, checked_in: bool = False) -> Entry:
+    require_open(event)
+    if player.is_bot:
+        raise LeagueError("bots fill seats by themselves; they cannot enter")
+    entry, created = Entry.objects.get_or_create(
+        event=event, player=player, defaults={"checked_in": checked_in}
+    )
+    if not created:
+        raise LeagueError(f"{player.name} has already entered")
+    touch_standings(event.pk)
+    return entry
+
+
+def check_in(entry: Entry, checked_in: bool = True) -> None:
+    require_open(entry.event)
+    Entry.objects.filter(pk=entry.pk).update(checked_in=checked_in)
+
+
+def withdraw(entry: Entry) -> None:
+    """Later rounds skip the player; results already in are kept."""
+    require_open(entry.event)
+    if entry.withdrawn:
+        raise LeagueError(f"{entry.player.name} has already withdrawn")
+    last = (
+        entry.event.round_set.filter(status="published")
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    Entry.objects.filter(pk=entry.pk).update(withdrawn_after_round=last or 0)
+
+
+def find_or_create_player(name: str) -> Player:
+    """The player called `name`, created (as a person without an account) if new."""
+    name = name.strip()
+    if not name:
+        raise LeagueError("a player needs a name")
+    player, _ = Player.objects.get_or_create(name=name)
+    return player
+
+
+def player_for_user(user: Any) -> Player:
+    """The league player of a user account, made on first use."""
+    player = Player.objects.filter(user=user).first()
+    if player:
+        return player
+    name, n = user.get_username(), 2
+    while Player.objects.filter(name=name).exists():
+        name, n = f"{user.get_username()}-{n}", n + 1
+    return Player.objects.create(name=name, user=user)

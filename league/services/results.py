@@ -1,0 +1,158 @@
+"""Entering, correcting and counting fixture results; writing the zero-sum ledger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from gameplay import api as gameplay
+from league.errors import LeagueError, LeagueFault
+from league.models import Fixture, LedgerEntry, Result, Round
+from league.services.events import require_open
+from league.services.standings import touch_standings
+
+
+def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str]) -> None:
+    event = fixture.round.event
+    if not isinstance(record, dict):
+        raise LeagueError("the record must be a JSON object")
+    if record.get("game") != event.game:
+        raise LeagueError(
+            f"this record is a {record.get('game')!r} game; the event plays {event.game!r}"
+        )
+    players = record.get("players")
+    if players is not None and list(players) != names:
+        raise LeagueError(
+            f"the record's players {players} are not this table's seats {names} (in seat order)"
+        )
+    try:
+        variant = gameplay.validate_variant(event.game, record.get("variant") or {})
+    except gameplay.VariantError as exc:
+        raise LeagueError(f"record: {exc}") from None
+    if variant != event.variant:
+        raise LeagueError("the record's variant flags differ from the event's")
+    if record.get("dealer") != 0:
+        raise LeagueError("seat 0 deals first at this table: the record's dealer must be 0")
+    if len(record.get("deals") or []) > event.deals_per_match:
+        raise LeagueError(
+            f"the record has {len(record['deals'])} deals; matches here last "
+            f"{event.deals_per_match}"
+        )
+
+
+def score_submission(
+    fixture: Fixture, *, record: Any = None, sheet: Any = None, forfeited_seats: list[int]
+) -> dict[str, Any]:
+    """Validate a record or a score sheet for this fixture and score it (records.md shape)."""
+    if (record is None) == (sheet is None):
+        raise LeagueError("give either a game record or a score sheet")
+    event = fixture.round.event
+    names = [seat.player.name for seat in fixture.seats.all()]
+    if record is not None:
+        _check_record_matches_fixture(fixture, record, names)
+        try:
+            scored = gameplay.score_record(record)
+        except gameplay.RecordError as exc:
+            raise LeagueError(f"illegal record: {exc}") from None
+    else:
+        try:
+            scored = gameplay.score_sheet(
+                event.game, event.variant, sheet, dealer=0, n_seats=len(names)
+            )
+        except gameplay.EngineError as exc:
+            raise LeagueError(f"score sheet: {exc}") from None
+        if len(scored["deals"]) > event.deals_per_match:
+            raise LeagueError(f"matches here last {event.deals_per_match} deals")
+    if not scored["complete"] and not forfeited_seats:
+        raise LeagueError("the match is not finished; only a forfeit can end it early")
+    if any(s not in range(len(names)) for s in forfeited_seats):
+        raise LeagueError("a forfeited seat is not a seat of this table")
+    return scored
+
+
+@transaction.atomic
+def record_result(
+    fixture: Fixture,
+    *,
+    by: Any,
+    record: Any = None,
+    sheet: Any = None,
+    forfeited_seats: list[int] | None = None,
+    reason: str = "",
+    correction: bool = False,
+    source: str | None = None,
+) -> Result:
+    """Count a result for the fixture: a first result, or (with a reason) a correction.
+
+    Posting a second result without `correction` is refused; a correction makes a new version
+    that counts instead of the old one (kept in the history). The ledger always reflects the
+    counting version.
+    """
+    fixture = Fixture.objects.select_for_update().select_related("round__event").get(pk=fixture.pk)
+    event = fixture.round.event
+    require_open(event)
+    if fixture.round.status != Round.Status.PUBLISHED:
+        raise LeagueError("results can be entered only for a published round")
+    forfeited_seats = sorted(set(forfeited_seats or []))
+    current = fixture.results.filter(current=True).first()
+    if current and not correction:
+        raise LeagueError(
+            f"table {fixture.number} already has a result; enter a correction with a reason"
+        )
+    if correction and not current:
+        raise LeagueError(f"table {fixture.number} has no result to correct")
+    if correction and not reason.strip():
+        raise LeagueError("say why the result is corrected")
+    scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)
+    if current:
+        Result.objects.filter(pk=current.pk).update(current=False)
+        LedgerEntry.objects.filter(result=current).delete()
+    version = (current.version + 1) if current else 1
+    result = Result.objects.create(
+        fixture=fixture,
+        version=version,
+        current=True,
+        source=source or (Result.Source.RECORD if record is not None else Result.Source.SHEET),
+        record=record,
+        sheet=sheet,
+        scored=scored,
+        forfeited_seats=forfeited_seats,
+        entered_by=by if getattr(by, "is_authenticated", False) else None,
+        reason=reason.strip(),
+    )
+    write_ledger(result)
+    touch_standings(event.pk)
+    return result
+
+
+def ledger_rows(result: Result) -> list[LedgerEntry]:
+    """The ledger rows of a result, checked zero-sum per deal before anything is written."""
+    fixture = result.fixture
+    seats = {seat.number: seat.player_id for seat in fixture.seats.all()}
+    rows = []
+    for deal_no, deal in enumerate(result.scored["deals"]):
+        payouts, scores = deal["payouts"], deal["scores"]
+        if len(payouts) != len(seats) or len(scores) != len(seats):
+            raise LeagueFault(f"deal {deal_no} has {len(payouts)} payouts for {len(seats)} seats")
+        if sum(payouts) != 0:
+            raise LeagueFault(f"deal {deal_no} payouts {payouts} do not sum to zero")
+        for seat_no, player_id in seats.items():
+            rows.append(
+                LedgerEntry(
+                    event_id=fixture.round.event_id,
+                    round_id=fixture.round_id,
+                    fixture=fixture,
+                    result=result,
+                    player_id=player_id,
+                    deal=deal_no,
+                    seat=seat_no,
+                    score=scores[seat_no],
+                    payout=payouts[seat_no],
+                )
+            )
+    return rows
+
+
+def write_ledger(result: Result) -> None:
+    LedgerEntry.objects.bulk_create(ledger_rows(result))

@@ -1,0 +1,234 @@
+"""Generating, adjusting and publishing rounds.
+
+The table plan comes from the pure scheduler (`league.scheduling.plan_round`); this module only
+loads what it needs (entries, standings, pair history, seat counts, byes), stores its answer as
+a draft round, lets the organizer swap players, and publishes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from gameplay import api as gameplay
+from league import scheduling
+from league.errors import LeagueError
+from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
+from league.services.events import require_open
+from league.services.standings import compute_rows, touch_standings
+
+BOT_PREFIX = "Bot"
+
+
+def active_entries(event: Event) -> list[Entry]:
+    """Who plays the next round: checked in and not withdrawn."""
+    return list(
+        Entry.objects.filter(event=event, checked_in=True, withdrawn_after_round__isnull=True)
+        .select_related("player")
+        .order_by("player_id")
+    )
+
+
+def pair_history(event: Event) -> scheduling.PairHistory:
+    """How often each pair of players has sat at one table in this event's published rounds."""
+    tables: dict[int, list[int]] = {}
+    for fixture_id, player_id in Seat.objects.filter(
+        fixture__round__event=event, fixture__round__status=Round.Status.PUBLISHED
+    ).values_list("fixture_id", "player_id"):
+        tables.setdefault(fixture_id, []).append(player_id)
+    return scheduling.PairHistory.from_tables(tables.values())
+
+
+def seat_counts(event: Event, table_size: int) -> dict[int, tuple[int, ...]]:
+    counts: dict[int, list[int]] = {}
+    for player_id, number in Seat.objects.filter(
+        fixture__round__event=event, fixture__round__status=Round.Status.PUBLISHED
+    ).values_list("player_id", "number"):
+        counts.setdefault(player_id, [0] * table_size)[number] += 1
+    return {p: tuple(c) for p, c in counts.items()}
+
+
+def byes_had(event: Event) -> Counter[int]:
+    return Counter(
+        Bye.objects.filter(round__event=event, round__status=Round.Status.PUBLISHED).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> list[Any]:
+    """The plain player records the scheduler wants, in current standings order."""
+    rows = {row["player_id"]: row for row in compute_rows(event)}
+    seats = seat_counts(event, table_size)
+    byes = byes_had(event)
+    order = sorted(
+        entries, key=lambda e: rows[e.player_id]["rank"] if e.player_id in rows else 10**9
+    )
+    return [
+        scheduling.PlayerRecord(
+            id=entry.player_id,
+            position=position,
+            match_points=rows.get(entry.player_id, {}).get("match_points", 0),
+            rating=entry.rating_at_entry,
+            seat_counts=seats.get(entry.player_id, (0,) * table_size),
+            byes=byes.get(entry.player_id, 0),
+        )
+        for position, entry in enumerate(order, start=1)
+    ]
+
+
+def knockout_survivors(previous: Round) -> set[int]:
+    """Who is still in after a knockout round: each table's winner, and those who had a bye.
+
+    A bot that filled a seat never advances; the best-placed person at its table does.
+    """
+    results = []
+    for fixture in previous.fixtures.prefetch_related("seats__player", "results"):
+        result = next((r for r in fixture.results.all() if r.current), None)
+        if result is None:
+            raise LeagueError(f"table {fixture.number} of round {previous.number} has no result")
+        seats = list(fixture.seats.all())
+        payouts, winners = result.scored["totals"]["payouts"], result.scored["winners"]
+        order = sorted(range(len(seats)), key=lambda s: (s not in winners, -payouts[s], s))
+        results.append([seats[s].player_id for s in order if not seats[s].player.is_bot])
+    byes = previous.byes.values_list("player_id", flat=True)
+    return set(scheduling.advancers(results)) | set(byes)
+
+
+@transaction.atomic
+def generate_round(event: Event) -> Round:
+    """Plan the next round as a draft the organizer can preview, adjust and publish."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    require_open(event)
+    last = event.round_set.order_by("-number").first()
+    if last and last.status == Round.Status.DRAFT:
+        raise LeagueError(f"round {last.number} is still a draft: publish or discard it first")
+    number = (last.number + 1) if last else 1
+    if number > event.rounds:
+        raise LeagueError(f"all {event.rounds} rounds of this event exist")
+    if event.format != Event.Format.LEAGUE and last is not None:
+        missing = last.fixtures.exclude(results__current=True).count()
+        if missing:
+            raise LeagueError(
+                f"round {last.number} still waits for {missing} result(s); "
+                f"{event.get_format_display().split(' ')[0]} rounds need them"
+            )
+    table_size = gameplay.game(event.game).seats
+    entries = active_entries(event)
+    if event.format == Event.Format.KNOCKOUT and last is not None:
+        if last.fixtures.count() == 1 and not last.byes.exists():
+            raise LeagueError("the final has been played: the knockout is decided")
+        still_in = knockout_survivors(last)
+        entries = [e for e in entries if e.player_id in still_in]
+    elif len(entries) < table_size:
+        raise LeagueError(f"{len(entries)} checked-in players cannot fill a table of {table_size}")
+    try:
+        plan = scheduling.plan_round(
+            scheduler_players(event, entries, table_size),
+            pair_history(event),
+            table_size,
+            event.format,
+            number,
+            event.leftover,
+            event.seed,
+        )
+    except scheduling.SchedulingError as exc:
+        raise LeagueError(str(exc)) from None
+    round_ = Round.objects.create(event=event, number=number)
+    store_plan(round_, plan, event)
+    return round_
+
+
+def bot_players(count: int) -> list[Player]:
+    """`count` distinct bot players ("Bot 1", "Bot 2", …), made on first use."""
+    bots = []
+    for n in range(1, count + 1):
+        bot, _ = Player.objects.get_or_create(name=f"{BOT_PREFIX} {n}", defaults={"is_bot": True})
+        if not bot.is_bot:
+            raise LeagueError(f"a person is called {bot.name!r}; rename them to use bot seats")
+        bots.append(bot)
+    return bots
+
+
+def store_plan(round_: Round, plan: Any, event: Event) -> None:
+    """Write the plan's tables, seats and byes; each bot seat of the round gets its own bot."""
+    bot_iter = iter(bot_players(sum(p is None for table in plan.tables for p in table)))
+    seats = []
+    for number, table in enumerate(plan.tables, start=1):
+        fixture = Fixture.objects.create(round=round_, number=number)
+        for seat_no, player_id in enumerate(table):
+            player = next(bot_iter) if player_id is None else None
+            seats.append(
+                Seat(fixture=fixture, number=seat_no, player_id=player.pk if player else player_id)
+            )
+    Seat.objects.bulk_create(seats)
+    Bye.objects.bulk_create(
+        Bye(round=round_, player_id=p, match_points=event.bye_match_points) for p in plan.byes
+    )
+
+
+@transaction.atomic
+def discard_draft(round_: Round) -> None:
+    if round_.status != Round.Status.DRAFT:
+        raise LeagueError("a published round cannot be discarded")
+    round_.delete()
+
+
+@transaction.atomic
+def swap_players(round_: Round, first: int, second: int) -> None:
+    """Swap two players (seats or byes) of a draft round; seat numbers stay with the seat."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.DRAFT:
+        raise LeagueError("only a draft round can be changed")
+    if first == second:
+        raise LeagueError("choose two different players")
+    places = {}
+    for pid in (first, second):
+        seat = Seat.objects.filter(fixture__round=round_, player_id=pid).first()
+        bye = Bye.objects.filter(round=round_, player_id=pid).first()
+        if not seat and not bye:
+            raise LeagueError(f"player {pid} is not in this round")
+        places[pid] = seat or bye
+    a, b = places[first], places[second]
+    # Take `a` out first, so the unique constraints never see a player twice at one table.
+    type(a).objects.filter(pk=a.pk).delete()
+    type(b).objects.filter(pk=b.pk).update(player_id=first)
+    a.pk = None
+    a.player_id = second
+    a.save()
+
+
+@transaction.atomic
+def publish_round(round_: Round) -> Round:
+    """Make a draft round public; refused if anyone sits twice (or at a table and a bye)."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    require_open(round_.event)
+    if round_.status == Round.Status.PUBLISHED:
+        raise LeagueError(f"round {round_.number} is already published")
+    seated = list(Seat.objects.filter(fixture__round=round_).values_list("player_id", flat=True))
+    byes = list(Bye.objects.filter(round=round_).values_list("player_id", flat=True))
+    twice = [p for p, n in Counter(seated + byes).items() if n > 1]
+    if twice:
+        names = ", ".join(Player.objects.filter(pk__in=twice).values_list("name", flat=True))
+        raise LeagueError(f"cannot publish: {names} would play twice in this round")
+    gone = Entry.objects.filter(
+        event=round_.event, player_id__in=seated + byes, withdrawn_after_round__isnull=False
+    ).values_list("player__name", flat=True)
+    if gone:
+        raise LeagueError(
+            f"cannot publish: {', '.join(gone)} withdrew; discard this draft and generate again"
+        )
+    table_size = gameplay.game(round_.event.game).seats
+    short = round_.fixtures.annotate(n=Count("seats")).exclude(n=table_size).first()
+    if short is not None:
+        raise LeagueError(f"table {short.number} does not have {table_size} players")
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    touch_standings(round_.event_id)  # byes count from publication
+    round_.refresh_from_db()
+    return round_

@@ -1,0 +1,109 @@
+"""Loads an event's results as plain records, ranks them with the pure standings, caches rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from league.models import Bye, Entry, Event, Fixture, Player, Result, StandingsSnapshot
+from league.standings import ByeRecord, MatchRecord, StandingsConfig, compute_standings
+
+
+def match_records(event: Event) -> list[MatchRecord]:
+    """The counting result of every fixture, as the pure standings want it (two queries)."""
+    seats_by_fixture: dict[int, list[int]] = {}
+    for fixture_id, player_id in (
+        Fixture.objects.filter(round__event=event)
+        .order_by("id", "seats__number")
+        .values_list("id", "seats__player_id")
+    ):
+        seats_by_fixture.setdefault(fixture_id, []).append(player_id)
+    records = []
+    for result in Result.objects.filter(fixture__round__event=event, current=True).values(
+        "fixture_id", "fixture__round__number", "scored", "forfeited_seats"
+    ):
+        players = tuple(seats_by_fixture[result["fixture_id"]])
+        scored = result["scored"]
+        records.append(
+            MatchRecord(
+                fixture_id=result["fixture_id"],
+                round_no=result["fixture__round__number"],
+                players=players,
+                payouts=tuple(scored["totals"]["payouts"]),
+                winners=tuple(players[s] for s in scored["winners"]),
+                forfeited=frozenset(players[s] for s in result["forfeited_seats"]),
+                deals_played=len(scored["deals"]) - (0 if scored["complete"] else 1),
+            )
+        )
+    return records
+
+
+def bye_records(event: Event) -> list[ByeRecord]:
+    return [
+        ByeRecord(player_id=player_id, round_no=number, match_points=points)
+        for player_id, number, points in Bye.objects.filter(
+            round__event=event, round__status="published"
+        ).values_list("player_id", "round__number", "match_points")
+    ]
+
+
+def compute_rows(event: Event) -> list[dict[str, Any]]:
+    """The standings table as JSON-ready rows, with player names for the pages."""
+    players = list(Entry.objects.filter(event=event).values_list("player_id", flat=True))
+    matches = match_records(event)
+    # A bot that filled a seat takes part in matches but is no entrant of the event.
+    entrants = set(players)
+    extra = sorted({p for m in matches for p in m.players if p not in entrants})
+    config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed)
+    table = compute_standings(players + extra, matches, bye_records(event), config)
+    names = dict(Player.objects.filter(pk__in=players + extra).values_list("id", "name"))
+    bots = set(Player.objects.filter(pk__in=extra, is_bot=True).values_list("id", flat=True))
+    return [
+        {
+            "rank": row.rank,
+            "player_id": row.player_id,
+            "player": names[row.player_id],
+            "is_bot": row.player_id in bots,
+            "matches_played": row.matches_played,
+            "match_points": row.match_points,
+            "total_payouts": row.total_payouts,
+            "wins": row.wins,
+            "byes": row.byes,
+            "tiebreaks": list(row.tiebreak_values),
+            "tied": row.tied,
+        }
+        for row in table
+    ]
+
+
+def touch_standings(event_id: int) -> None:
+    """Mark the event's standings stale now and recompute them once the transaction commits.
+
+    Pages compare the snapshot's version with the event's, so they are right even before the
+    task has run (or when no worker is running); the task only saves the first reader the work.
+    """
+    from league.tasks import recompute_standings
+
+    Event.objects.filter(pk=event_id).update(standings_version=F("standings_version") + 1)
+    transaction.on_commit(lambda: recompute_standings.delay(event_id))
+
+
+@transaction.atomic
+def refresh_standings(event: Event) -> list[dict[str, Any]]:
+    """Recompute and store the snapshot; idempotent (same inputs, same row, same contents)."""
+    version = Event.objects.filter(pk=event.pk).values_list("standings_version", flat=True).get()
+    rows = compute_rows(event)
+    StandingsSnapshot.objects.update_or_create(
+        event=event, defaults={"rows": rows, "version": version}
+    )
+    return rows
+
+
+def standings_rows(event: Event) -> list[dict[str, Any]]:
+    """The cached table (one query), recomputed first if anything changed since it was made."""
+    snapshot = StandingsSnapshot.objects.filter(event=event).values("rows", "version").first()
+    if snapshot is None or snapshot["version"] != event.standings_version:
+        return refresh_standings(event)
+    return snapshot["rows"]

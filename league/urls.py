@@ -1,0 +1,36 @@
+from django.urls import path
+
+from league import views, views_organizer
+
+app_name = "league"
+
+urlpatterns = [
+    path("events/", views.event_list, name="events"),
+    path("events/new/", views_organizer.event_create, name="event_create"),
+    path("events/<slug:slug>/", views.event_detail, name="event"),
+    path("events/<slug:slug>/edit/", views_organizer.event_edit, name="event_edit"),
+    path("events/<slug:slug>/publish/", views_organizer.event_publish, name="event_publish"),
+    path("events/<slug:slug>/close/", views_organizer.event_close, name="event_close"),
+    path("events/<slug:slug>/entries/", views_organizer.entries, name="entries"),
+    path(
+        "events/<slug:slug>/entries/<int:entry_id>/",
+        views_organizer.entry_action,
+        name="entry_action",
+    ),
+    path("events/<slug:slug>/rounds/new/", views_organizer.round_generate, name="round_generate"),
+    path("events/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/action/",
+        views_organizer.round_action,
+        name="round_action",
+    ),
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/result/",
+        views_organizer.result_enter,
+        name="result",
+    ),
+    path("events/<slug:slug>/standings/", views.standings, name="standings"),
+    path("events/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("events/<slug:slug>/ledger.csv", views.ledger_csv, name="ledger_csv"),
+    path("players/<int:player_id>/", views.player_detail, name="player"),
+]

@@ -1,0 +1,190 @@
+"""Public pages: events, rounds, standings, players. Each uses a fixed number of queries."""
+
+from __future__ import annotations
+
+import csv
+
+from django.db.models import Count, Prefetch, Q, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from gameplay import api as gameplay
+from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
+from league.services.permissions import can_manage, can_see
+from league.services.standings import standings_rows
+from league.standings import get_tiebreak
+
+
+def visible_event(request: HttpRequest, slug: str) -> Event:
+    """The event, or 404 for a draft the user may not see (a draft's existence is private)."""
+    event = get_object_or_404(Event, slug=slug)
+    if not can_see(request.user, event):
+        raise Http404("no such event")
+    return event
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    published = Q(visibility=Event.Visibility.PUBLISHED)
+    mine = Q(organizers=request.user.pk) if request.user.is_authenticated else Q(pk__in=[])
+    events = (
+        Event.objects.filter(published | mine)
+        .distinct()
+        .annotate(n_entries=Count("entries", distinct=True))
+        .order_by("-created_at")
+    )
+    names = dict(gameplay.game_choices())
+    return render(request, "league/event_list.html", {"events": events, "game_names": names})
+
+
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    entries = Entry.objects.filter(event=event).select_related("player")
+    rounds = event.round_set.annotate(
+        n_fixtures=Count("fixtures", distinct=True),
+        n_results=Count("fixtures__results", filter=Q(fixtures__results__current=True)),
+    )
+    manager = can_manage(request.user, event)
+    if not manager:
+        rounds = rounds.filter(status=Round.Status.PUBLISHED)
+    context = {
+        "event": event,
+        "entries": entries,
+        "rounds": rounds,
+        "manager": manager,
+        "game": gameplay.game(event.game),
+    }
+    return render(request, "league/event_detail.html", context)
+
+
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = visible_event(request, slug)
+    round_ = get_object_or_404(Round, event=event, number=number)
+    manager = can_manage(request.user, event)
+    if round_.status != Round.Status.PUBLISHED and not manager:
+        raise Http404("this round is not published yet")
+    fixtures = round_.fixtures.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player")),
+        Prefetch("results", queryset=Result.objects.filter(current=True), to_attr="counting"),
+    )
+    byes = Bye.objects.filter(round=round_).select_related("player")
+    tables = []
+    for fixture in fixtures:
+        result = fixture.counting[0] if fixture.counting else None
+        seats = list(fixture.seats.all())
+        totals = result.scored["totals"]["payouts"] if result else [None] * len(seats)
+        winners = set(result.scored["winners"]) if result else set()
+        tables.append(
+            {
+                "fixture": fixture,
+                "result": result,
+                "seats": [
+                    {"seat": s, "payout": totals[s.number], "winner": s.number in winners}
+                    for s in seats
+                ],
+            }
+        )
+    context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
+    return render(request, "league/round_detail.html", context)
+
+
+def _labels(event: Event) -> list[str]:
+    return [get_tiebreak(name).label for name in event.tiebreaks]
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    rows = standings_rows(event)
+    context = {"event": event, "rows": rows, "tiebreak_labels": _labels(event)}
+    return render(request, "league/standings.html", context)
+
+
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            "rank",
+            "player_id",
+            "player",
+            "matches_played",
+            "match_points",
+            "total_payouts",
+            "wins",
+            "byes",
+            *event.tiebreaks,
+        ]
+    )
+    for row in standings_rows(event):
+        writer.writerow(
+            [
+                row["rank"],
+                row["player_id"],
+                row["player"],
+                row["matches_played"],
+                row["match_points"],
+                row["total_payouts"],
+                row["wins"],
+                row["byes"],
+                *row["tiebreaks"],
+            ]
+        )
+    return response
+
+
+def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-ledger.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["round", "table", "deal", "seat", "player_id", "player", "score", "payout"])
+    rows = (
+        LedgerEntry.objects.filter(event=event)
+        .order_by("round__number", "fixture__number", "deal", "seat")
+        .values_list(
+            "round__number",
+            "fixture__number",
+            "deal",
+            "seat",
+            "player_id",
+            "player__name",
+            "score",
+            "payout",
+        )
+    )
+    for row in rows.iterator(chunk_size=2000):
+        writer.writerow(row)
+    return response
+
+
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    visible = Q(event__visibility=Event.Visibility.PUBLISHED)
+    entries = Entry.objects.filter(visible, player=player).select_related("event")
+    payouts = (
+        LedgerEntry.objects.filter(visible, player=player)
+        .values("fixture_id", "event__slug", "event__name", "round__number", "fixture__number")
+        .annotate(payout=Sum("payout"), deals=Count("id"))
+        .order_by("-fixture_id")[:50]
+    )
+    running, history = 0, []
+    for row in reversed(list(payouts)):
+        running += row["payout"]
+        history.append({**row, "running": running})
+    history.reverse()
+    totals = {
+        row["event_id"]: row["total"]
+        for row in LedgerEntry.objects.filter(visible, player=player)
+        .values("event_id")
+        .annotate(total=Sum("payout"))
+    }
+    events = [{"entry": e, "total": totals.get(e.event_id, 0)} for e in entries]
+    context = {"player": player, "events": events, "history": history}
+    return render(request, "league/player_detail.html", context)
+
+
+def fixture_of(event: Event, fixture_id: int) -> Fixture:
+    return get_object_or_404(
+        Fixture.objects.select_related("round__event"), pk=fixture_id, round__event=event
+    )

@@ -1,0 +1,204 @@
+"""Organizer pages. Each view authorizes first; only the event's organizers and staff pass."""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from gameplay import api as gameplay
+from league.errors import LeagueError
+from league.forms import EntryForm, EventForm, ResultForm
+from league.models import Entry, Event, Fixture, Round
+from league.services import events as event_services
+from league.services import results as result_services
+from league.services import rounds as round_services
+from league.services.permissions import can_manage
+
+
+def organizer_view(view: Any) -> Any:
+    """Load the event by slug and refuse (403) anyone who may not manage it."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        event = get_object_or_404(Event, slug=slug)
+        if not can_manage(request.user, event):
+            raise PermissionDenied("only this event's organizers may do that")
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+def _done(request: HttpRequest, event: Event, text: str, to: str | None = None) -> HttpResponse:
+    messages.success(request, text)
+    return redirect(to or event.get_absolute_url())
+
+
+def _refused(request: HttpRequest, event: Event, exc: Exception, to: str | None = None) -> Any:
+    messages.error(request, str(exc))
+    return redirect(to or event.get_absolute_url())
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game") or request.POST.get("game")
+    if game not in dict(gameplay.game_choices()):
+        return render(request, "league/event_pick_game.html", {"games": gameplay.games()})
+    form = EventForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = event_services.create_event(request.user, **form.service_fields())
+        except LeagueError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return _done(request, event, "Event created (a draft until you publish it).")
+    return render(request, "league/event_form.html", {"form": form, "game": gameplay.game(game)})
+
+
+@organizer_view
+def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
+    form = EventForm(request.POST or None, instance=event, game=event.game)
+    if request.method == "POST" and form.is_valid():
+        fields = form.service_fields()
+        fields.pop("game")
+        try:
+            event_services.update_event(Event.objects.get(pk=event.pk), **fields)
+        except LeagueError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return _done(request, event, "Event saved.")
+    context = {"form": form, "game": gameplay.game(event.game), "event": event}
+    return render(request, "league/event_form.html", context)
+
+
+@require_POST
+@organizer_view
+def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
+    event_services.publish_event(event)
+    return _done(request, event, "Event published.")
+
+
+@require_POST
+@organizer_view
+def event_close(request: HttpRequest, event: Event) -> HttpResponse:
+    event_services.close_event(event)
+    return _done(request, event, "Event closed: no more rounds or results.")
+
+
+@organizer_view
+def entries(request: HttpRequest, event: Event) -> HttpResponse:
+    form = EntryForm(request.POST or None)
+    here = reverse("league:entries", args=[event.slug])
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                player = event_services.find_or_create_player(form.cleaned_data["player"])
+                event_services.add_entry(event, player, checked_in=form.cleaned_data["checked_in"])
+        except LeagueError as exc:
+            return _refused(request, event, exc, here)
+        return _done(request, event, f"{player.name} entered.", here)
+    context = {
+        "event": event,
+        "form": form,
+        "entries": Entry.objects.filter(event=event).select_related("player"),
+    }
+    return render(request, "league/entries.html", context)
+
+
+@require_POST
+@organizer_view
+def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "event"), pk=entry_id, event=event
+    )
+    here = reverse("league:entries", args=[event.slug])
+    action = request.POST.get("action")
+    try:
+        if action == "check_in":
+            event_services.check_in(entry, True)
+        elif action == "check_out":
+            event_services.check_in(entry, False)
+        elif action == "withdraw":
+            event_services.withdraw(entry)
+        else:
+            raise LeagueError(f"unknown action {action!r}")
+    except LeagueError as exc:
+        return _refused(request, event, exc, here)
+    return _done(request, event, f"{entry.player.name}: done.", here)
+
+
+@require_POST
+@organizer_view
+def round_generate(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        round_ = round_services.generate_round(event)
+    except LeagueError as exc:
+        return _refused(request, event, exc)
+    url = reverse("league:round", args=[event.slug, round_.number])
+    return _done(request, event, f"Round {round_.number} planned: check it, then publish.", url)
+
+
+@require_POST
+@organizer_view
+def round_action(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, event=event, number=number)
+    here = reverse("league:round", args=[event.slug, number])
+    action = request.POST.get("action")
+    try:
+        if action == "publish":
+            round_services.publish_round(round_)
+            return _done(request, event, f"Round {number} published.", here)
+        if action == "swap":
+            round_services.swap_players(
+                round_, int(request.POST["first"]), int(request.POST["second"])
+            )
+            return _done(request, event, "Players swapped.", here)
+        if action == "discard":
+            round_services.discard_draft(round_)
+            return _done(request, event, f"Draft round {number} discarded.")
+        raise LeagueError(f"unknown action {action!r}")
+    except (LeagueError, KeyError, ValueError) as exc:
+        return _refused(request, event, exc, here)
+
+
+@organizer_view
+def result_enter(request: HttpRequest, event: Event, fixture_id: int) -> HttpResponse:
+    fixture = get_object_or_404(
+        Fixture.objects.select_related("round"), pk=fixture_id, round__event=event
+    )
+    current = fixture.results.filter(current=True).first()
+    form = ResultForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            result_services.record_result(
+                fixture,
+                by=request.user,
+                record=form.cleaned_data["record"],
+                sheet=form.cleaned_data["sheet"],
+                forfeited_seats=form.cleaned_data["forfeited"],
+                reason=form.cleaned_data["reason"],
+                correction=current is not None,
+            )
+        except LeagueError as exc:
+            form.add_error(None, str(exc))
+        else:
+            url = reverse("league:round", args=[event.slug, fixture.round.number])
+            return _done(request, event, f"Result of table {fixture.number} counted.", url)
+    context = {
+        "event": event,
+        "fixture": fixture,
+        "seats": fixture.seats.select_related("player"),
+        "form": form,
+        "current": current,
+        "history": fixture.results.select_related("entered_by").order_by("-version"),
+    }
+    return render(request, "league/result_form.html", context)

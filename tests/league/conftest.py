@@ -1,0 +1,76 @@
+"""Personas and small builders for league tests: alice organizes, bob plays, charlie is outside."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gameplay import api as gameplay
+from league.models import Event, Fixture, Player
+from league.services import events as event_services
+from league.services import rounds as round_services
+from league.services.results import record_result
+
+
+@pytest.fixture
+def alice(db):
+    """The organizer."""
+    return get_user_model().objects.create_user("alice", password="pw")
+
+
+@pytest.fixture
+def bob(db):
+    """A player with an account."""
+    return get_user_model().objects.create_user("bob", password="pw")
+
+
+@pytest.fixture
+def charlie(db):
+    """Logged in, but neither organizer nor staff: may see public pages and change nothing."""
+    return get_user_model().objects.create_user("charlie", password="pw")
+
+
+@pytest.fixture
+def make_event(alice) -> Callable[..., Event]:
+    def make(game: str = "saichugen", players: int = 6, **fields) -> Event:
+        fields = {
+            "name": f"{game} open",
+            "game": game,
+            "rounds": 3,
+            "deals_per_match": 1,
+            "format": "swiss",
+            **fields,
+        }
+        event = event_services.create_event(alice, **fields)
+        event_services.publish_event(event)
+        event.refresh_from_db()
+        for n in range(players):
+            player = Player.objects.create(name=f"{game[:3]}-player-{n}")
+            event_services.add_entry(event, player, checked_in=True)
+        return event
+
+    return make
+
+
+def record_for(fixture: Fixture, seed: int = 0) -> dict:
+    """A legal, complete record of this fixture's match (random legal play)."""
+    event = fixture.round.event
+    names = [seat.player.name for seat in fixture.seats.select_related("player")]
+    return gameplay.random_record(
+        event.game,
+        players=names,
+        variant=event.variant,
+        n_deals=event.deals_per_match,
+        seed=seed + fixture.pk,
+    )
+
+
+def play_round(event: Event, by, seed: int = 0):
+    """Generate, publish and enter a record for every table of the next round."""
+    round_ = round_services.generate_round(event)
+    round_services.publish_round(round_)
+    for fixture in round_.fixtures.all():
+        record_result(fixture, by=by, record=record_for(fixture, seed))
+    return round_
