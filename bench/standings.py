@@ -1,6 +1,6 @@
 """Benchmark: recompute the standings of a 2,000-player, 20,000-fixture event in pure Python.
 
-    .venv/bin/python bench/standings.py [--players 2000] [--fixtures 20000] [--runs 5]
+    .venv/bin/python bench/standings.py [--players 2000] [--fixtures 20000] [--runs 5] [--no-django]
 
 The event is synthetic and seeded (same records every run): tables of 3 and 4 drawn at random
 each round, zero-sum payouts small enough to make many ties (so every tie-break does real work),
@@ -95,13 +95,84 @@ def time_it(fn: Callable[[], object], runs: int) -> tuple[float, list[float]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# HOOK for the lead: time "render the standings page" here (needs Django, so it lives outside
-# league/standings). Return the seconds of one render, or None while it is not implemented.
-# It receives the synthetic event and the rows the pure recomputation produced.
+# The Django part: the same event stored as rows, recomputed through the service (loading the
+# results from the database) and the standings page rendered from its snapshot.
 # ---------------------------------------------------------------------------------------------
-def bench_render_page(event: SyntheticEvent, rows: list[StandingsRow]) -> float | None:
-    """Time rendering the standings page for `rows` (Django part: to be added by the lead)."""
-    return None
+def bench_render_page(event: SyntheticEvent, runs: int = 3) -> dict[str, float]:
+    """Seconds (median) of the service recompute and of one standings page render."""
+    import tempfile
+
+    import django
+
+    tmp = tempfile.mkdtemp(prefix="mediana-bench-")
+    # A throwaway SQLite database in a temp dir: never the deployment's (or CI's) database.
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    os.environ.setdefault("SECRET_KEY", "bench")
+    os.environ["MEDIANA_VAR_DIR"] = tmp
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+
+    from league.models import Entry, Event, Fixture, Player, Result, Round, Seat
+    from league.services.standings import compute_rows, refresh_standings
+
+    call_command("migrate", verbosity=0)
+    Event.objects.filter(slug="bench-standings").delete()
+    ev = Event.objects.create(
+        slug="bench-standings",
+        name="Bench",
+        game="saichugen",
+        visibility="published",
+        tiebreaks=list(ALL_TIEBREAKS),
+        seed=7,
+    )
+    people = Player.objects.bulk_create(Player(name=f"bench-{ev.pk}-{p}") for p in event.players)
+    pid = {p: person.pk for p, person in zip(event.players, people)}
+    Entry.objects.bulk_create(Entry(event=ev, player_id=pid[p]) for p in event.players)
+    rounds = {
+        n: Round.objects.create(event=ev, number=n, status="published")
+        for n in sorted({m.round_no for m in event.matches})
+    }
+    fixtures = Fixture.objects.bulk_create(
+        Fixture(round=rounds[m.round_no], number=i) for i, m in enumerate(event.matches)
+    )
+    Seat.objects.bulk_create(
+        Seat(fixture=f, number=n, player_id=pid[p])
+        for f, m in zip(fixtures, event.matches)
+        for n, p in enumerate(m.players)
+    )
+    results = []
+    for f, m in zip(fixtures, event.matches):
+        winners = [n for n, p in enumerate(m.players) if p in m.winners]
+        deal = {"dealer": 0, "scores": [0] * len(m.players), "payouts": list(m.payouts)}
+        scored = {
+            "game": "saichugen",
+            "complete": True,
+            "deals": [deal],
+            "totals": {"scores": deal["scores"], "payouts": list(m.payouts)},
+            "winners": winners,
+        }
+        forfeited = [n for n, p in enumerate(m.players) if p in m.forfeited]
+        results.append(
+            Result(fixture=f, version=1, source="sheet", scored=scored, forfeited_seats=forfeited)
+        )
+    Result.objects.bulk_create(results, batch_size=2000)
+    recompute, _ = time_it(lambda: compute_rows(ev), runs)
+    refresh_standings(ev)
+    ev.refresh_from_db()
+    client = Client()
+    url = f"/events/{ev.slug}/standings/"
+
+    def render() -> None:
+        response = client.get(url)
+        if response.status_code != 200:
+            raise RuntimeError(f"standings page answered {response.status_code}")
+
+    page, _ = time_it(render, runs)
+    return {"service recompute (DB load + rank)": recompute, "standings page render": page}
 
 
 def main() -> None:
@@ -110,6 +181,12 @@ def main() -> None:
     parser.add_argument("--fixtures", type=int, default=20000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--no-django",
+        dest="django",
+        action="store_false",
+        help="skip the database recompute and page render (on a throwaway SQLite database)",
+    )
     args = parser.parse_args()
 
     event = make_event(args.players, args.fixtures, args.seed)
@@ -142,11 +219,9 @@ def main() -> None:
     median, _ = time_it(lambda: standings_csv_rows(rows, config), args.runs)
     print(f"standings_csv_rows: median {median * 1000:.1f} ms")
 
-    render = bench_render_page(event, rows)
-    print(
-        "render standings page: "
-        + ("not measured yet (bench_render_page hook)" if render is None else f"{render:.3f} s")
-    )
+    if args.django:
+        for label, seconds in bench_render_page(event, args.runs).items():
+            print(f"{label}: median {seconds * 1000:.0f} ms")
 
 
 if __name__ == "__main__":
