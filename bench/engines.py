@@ -27,7 +27,7 @@ from gameplay.engines.base import Match
 
 # How many deals to play before the measured one, and the match length (so the match ends with it).
 PRE_DEALS = {"three_five_eight": 1}
-TARGETS = {"three_five_eight": 1.0, "saichugen": 1.5}
+TARGETS = {"three_five_eight": 1.0, "saichugen": 1.5, "schieberamsch": 2.0, "mediatore": 1.5}
 
 
 def base_position(game: str) -> Match:

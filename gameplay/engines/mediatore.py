@@ -50,12 +50,10 @@ BIT = [1 << c for c in range(40)]
 SUIT_MASK = [0x3FF << (10 * s) for s in range(4)]
 LOW_MASK = [sum(1 << (10 * s + r) for r in range(LOW_RANK, 10)) for s in range(4)]
 FOLLOW: list[dict[int, tuple[int, ...]]] = [
-    {
-        k << (10 * s): tuple(10 * s + r for r in range(10) if k >> r & 1)
-        for k in range(1 << 10)
-    }
+    {k << (10 * s): tuple(10 * s + r for r in range(10) if k >> r & 1) for k in range(1 << 10)}
     for s in range(4)
 ]
+FOLLOW_ANY = {k: v for table in FOLLOW for k, v in table.items()}  # keys of the suits are disjoint
 SUIT_OF = [c // 10 for c in range(40)]
 OTHERS = [SUIT_MASK[c // 10] & ~(1 << c) for c in range(40)]  # the rest of a card's suit
 LOWS = [LOW_MASK[c // 10] for c in range(40)]
@@ -206,7 +204,6 @@ class MediatoreMatch(Match):
         "masks",
         "thirds",
         "tricks",
-        "outcome",
     )
     __slots__ = STATE
 
@@ -234,7 +231,6 @@ class MediatoreMatch(Match):
     masks: list[int]  # during play: each hand as a bit mask (see FOLLOW)
     thirds: list[int]
     tricks: list[list[int]]
-    outcome: dict[str, Any] | None
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -272,7 +268,16 @@ class MediatoreMatch(Match):
         self.masks = [0, 0, 0, 0]
         self.thirds = [0, 0, 0, 0]
         self.tricks = []
-        self.outcome = None
+
+    def redeal(self, rng: random.Random) -> None:
+        """``Match.redeal`` without its generic deck cutting (same shuffle, same deals): the
+        benchmark and bots' rollouts deal once per playout."""
+        if self.log[-1][2]:
+            raise EngineFault("redeal after the deal has begun")
+        cards = DECK.shuffled(rng)
+        h0, h1, h2, h3, stock = cards[0:9], cards[9:18], cards[18:27], cards[27:36], cards[36:]
+        self.log[-1] = [[h0[:], h1[:], h2[:], h3[:]], stock[:], []]
+        self._setup_deal([h0, h1, h2, h3], stock)
 
     def _partial(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "scores": [0, 0, 0, 0], "payouts": [0, 0, 0, 0]}
@@ -356,28 +361,32 @@ class MediatoreMatch(Match):
             hand = self.hands[seat]
             trick = self.trick
             if trick:
-                led = SUIT_OF[trick[0]]
-                f = FOLLOW[led][self.masks[seat] & SUIT_MASK[led]]
+                f = FOLLOW_ANY[self.masks[seat] & SUIT_MASK[SUIT_OF[trick[0]]]]
                 if f:
                     return f[int(rng.random() * len(f))]
                 return hand[int(rng.random() * len(hand))]
-            n6 = 6 * len(hand)
             mode = self.sigmode
-            if mode == 2:  # strict: uniform over legal (card, signal) pairs by rejection
-                mask = self.masks[seat]
+            if mode == 2:
+                # Strict: every card has none and busso, plus volo and busso+volo when it is the
+                # last of its suit, or striscio and busso+striscio when a low card of the suit
+                # stays (never both). Four slots per card, the last two rejected when neither
+                # holds: uniform over the legal (card, signal) pairs, under 2 tries expected.
+                n4 = 4 * len(hand)
                 rand = rng.random
                 while True:
-                    k = int(rand() * n6)
-                    card = hand[k // 6]
-                    claim = SIGNAL_CLAIM[k % 6]
-                    if not claim:
-                        return card + 40 * (k % 6)
-                    rest = mask & OTHERS[card]
-                    if (not rest) if claim == 1 else (rest & LOWS[card]):
-                        return card + 40 * (k % 6)
+                    k = int(rand() * n4)
+                    card = hand[k >> 2]
+                    j = k & 3
+                    if j < 2:
+                        return card + 40 * j
+                    rest = self.masks[seat] & OTHERS[card]
+                    if not rest:
+                        return card + (80 if j == 2 else 160)  # volo, busso+volo
+                    if rest & LOWS[card]:
+                        return card + (120 if j == 2 else 200)  # striscio, busso+striscio
             if mode == 0:
                 return hand[int(rng.random() * len(hand))]
-            k = int(rng.random() * n6)
+            k = int(rng.random() * 6 * len(hand))
             return hand[k // 6] + 40 * (k % 6)
         if phase == AUCTION:
             options = self._bids(seat)
@@ -406,14 +415,12 @@ class MediatoreMatch(Match):
         if type(move) is not int:
             self._play_other(seat, move, ev)
             return
-        trick = self.trick
         if move >= 40:
             card = move % 40
             self.signal = move // 40
         else:
             card = move
-            if not trick:
-                self.signal = 0
+        trick = self.trick
         self.hands[seat].remove(card)
         self.masks[seat] ^= BIT[card]
         trick.append(card)
@@ -439,6 +446,7 @@ class MediatoreMatch(Match):
         self.won[w] += 1
         self.thirds[w] += THIRDS[a] + THIRDS[b] + THIRDS[c] + THIRDS[d]
         self.tricks.append([leader, a, b, c, d, w, self.signal])
+        self.signal = 0
         self.trick = []
         self.leader = self.turn = w
         if ev is not None:
@@ -512,7 +520,7 @@ class MediatoreMatch(Match):
                 ev.append(event("bid", seat=seat, contract=CONTRACTS[contract]))
             else:
                 ev.append(event("pass", seat=seat))
-        nout = sum(self.out)
+        nout = self.out.count(True)
         if nout == 4:
             # Everybody passed: the deal is thrown in; the next dealer deals.
             self.phase = OVER
@@ -594,34 +602,40 @@ class MediatoreMatch(Match):
         self.phase = PLAY
         self.leader = self.turn = (self.dealer + 1) % 4
 
-    def _score(self, last: int, ev: list[Event] | None) -> None:
-        """The ninth trick is played: settle the deal (a forced step, not an action)."""
+    def _settle(self, last: int) -> tuple[list[int], list[int], dict[str, Any]]:
+        """Scores, payouts and how they came about, once the ninth trick is played."""
         d = self.declarer
         c = self.contract
-        side = [d]
         helper = -1
+        partner = -1
         if c == CHIAMO:
-            helper = self.partner
-            if helper >= 0:
-                side.append(helper)
+            helper = partner = self.partner
         elif c == MEDIATORE:
             helper = self.giver
-        monte_thirds = sum(THIRDS[x] for x in self.monte)
-        side_thirds = sum(self.thirds[s] for s in side)
-        if last in side:
-            side_thirds += monte_thirds + LAST_TRICK
+        thirds = self.thirds
+        won_tricks = self.won
+        side_thirds = thirds[d]
+        side_tricks = won_tricks[d]
+        if partner >= 0:
+            side_thirds += thirds[partner]
+            side_tricks += won_tricks[partner]
+        if last in (d, partner):
+            m = self.monte
+            side_thirds += THIRDS[m[0]] + THIRDS[m[1]] + THIRDS[m[2]] + THIRDS[m[3]] + LAST_TRICK
         def_thirds = TOTAL_THIRDS - side_thirds
-        side_tricks = sum(self.won[s] for s in side)
         won = side_thirds >= 18
-        slam = side_tricks in (0, 9)
+        slam = side_tricks == 9 or side_tricks == 0
         pay = payments(c, d, helper, helper < 0, won, slam, self.variant["slam"])
         side_pts = side_thirds // 3
         def_pts = def_thirds // 3
-        scores = [side_pts if s in side else def_pts for s in range(4)]
-        self.outcome = {
+        scores = [def_pts, def_pts, def_pts, def_pts]
+        scores[d] = side_pts
+        if partner >= 0:
+            scores[partner] = side_pts
+        outcome = {
             "contract": CONTRACTS[c],
             "declarer": d,
-            "side": side,
+            "side": [d] if partner < 0 else [d, partner],
             "partner": self.partner if c == CHIAMO else None,
             "giver": self.giver if c == MEDIATORE else None,
             "thirds": [side_thirds, def_thirds],
@@ -631,9 +645,14 @@ class MediatoreMatch(Match):
             "last_trick": last,
             "monte": DECK.codes(self.monte),
         }
+        return scores, pay, outcome
+
+    def _score(self, last: int, ev: list[Event] | None) -> None:
+        """The ninth trick is played: settle the deal (a forced step, not an action)."""
+        scores, pay, outcome = self._settle(last)
         self.phase = OVER
         if ev is not None:
-            ev.append(event("score", scores=scores, payouts=pay, **self.outcome))
+            ev.append(event("score", scores=scores, payouts=pay, **outcome))
         self._end_deal(self.dealer, scores, pay, ev)
         if self.finished:
             self.turn = -1
@@ -666,7 +685,6 @@ class MediatoreMatch(Match):
         m.masks = self.masks[:]
         m.thirds = self.thirds[:]
         m.tricks = self.tricks[:]
-        m.outcome = self.outcome
         return m
 
     def move_to_action(self, move: Any) -> dict[str, Any]:
@@ -915,7 +933,7 @@ class MediatoreMatch(Match):
                 ],
                 "tricks_won": self.won[:],
                 "thirds_taken": self.thirds[:],
-                "outcome": self.outcome,
+                "outcome": self._settle(self.tricks[-1][5])[2] if over and self.tricks else None,
                 "suits": {s: SUIT_NAMES[s] for s in SUITS},
             }
         )

@@ -60,6 +60,7 @@ for _g in _GROUPS:
         _sub = tuple(c for i, c in enumerate(_g) if _k >> i & 1)
         _table[sum(1 << c for c in _sub)] = _sub
     FOLLOW.append(_table)
+FOLLOW_ANY = {k: v for table in FOLLOW for k, v in table.items()}  # the groups are disjoint
 BIT = [1 << c for c in range(32)]
 
 # (leader + offset) % 3
@@ -283,6 +284,16 @@ class SchieberamschMatch(Match):
         self.tricks = []
         self.last = -1
 
+    def redeal(self, rng: random.Random) -> None:
+        """``Match.redeal`` without its generic deck cutting (same shuffle, same deals): the
+        benchmark and bots' rollouts deal once per playout."""
+        if self.log[-1][2]:
+            raise EngineFault("redeal after the deal has begun")
+        cards = DECK.shuffled(rng)
+        h0, h1, h2, stock = cards[0:10], cards[10:20], cards[20:30], cards[30:]
+        self.log[-1] = [[h0[:], h1[:], h2[:]], stock[:], []]
+        self._setup_deal([h0, h1, h2], stock)
+
     def _partial(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "scores": [0, 0, 0], "payouts": [0, 0, 0]}
 
@@ -337,8 +348,7 @@ class SchieberamschMatch(Match):
         if self.phase == PLAY:
             trick = self.trick
             if trick:
-                led = EFF[trick[0]]
-                f = FOLLOW[led][self.masks[seat] & GROUP[led]]
+                f = FOLLOW_ANY[self.masks[seat] & GROUP[EFF[trick[0]]]]
                 if f:
                     return f[int(rng.random() * len(f))]
             hand = self.hands[seat]
