@@ -1,0 +1,228 @@
+"""Whole-event league schedules: who sits with whom in every round, before the event starts.
+
+The schedule for a set of players is one fixed, endless sequence of rounds that depends only
+on (player ids, table size, leftover rule, seed), so round r can be recomputed at any time
+from those alone, and an event of R rounds plays its first R. It is built in cycles:
+
+- When a stored resolvable design fits (see designs.py), every cycle is that design with the
+  players relabelled by a seeded shuffle: the first cycle has no repeated pair at all, and
+  after c full cycles every pair has met c times (the fewest possible).
+- Otherwise the first cycle is grown one round at a time by tabu search for as long as no
+  pair has to meet twice; later cycles of the same length are searched to keep meetings even.
+
+Seats are assigned round by round to keep each player's seat counts level; byes rotate
+through a seeded order, so bye counts never differ by more than one.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from random import Random
+
+from league.scheduling import local_search
+from league.scheduling.designs import design_rounds
+from league.scheduling.leftovers import table_sizes
+from league.scheduling.records import PlayerId, RoundPlan
+from league.scheduling.seating import rebalance, record_seats, seat_round
+from league.scheduling.validation import check_event
+
+# Rounds a searched first cycle may grow to; bigger fields rarely need search at all and
+# the budget would go to greedy rounds that are already free of repeats.
+_MAX_SEARCHED_CYCLE = 24
+# Annealing steps per player and search; about a second for 32 players (see docs).
+_ITERATIONS_PER_PLAYER = 15000
+_MAX_ITERATIONS = 500_000
+# Whole-cycle seat rebalancing costs O(rounds^2 * players); beyond this greedy seating only.
+_MAX_REBALANCED_PLAYERS = 40
+
+
+def build_league_schedule(
+    player_ids: Sequence[PlayerId],
+    table_size: int,
+    rounds: int,
+    seed: int = 0,
+    leftover: str = "bye",
+) -> list[RoundPlan]:
+    """The first `rounds` rounds of the event's schedule (deterministic for the inputs)."""
+    check_event(player_ids, table_size, leftover, rounds=rounds)
+    return _sequence(tuple(sorted(player_ids)), table_size, leftover, seed).first(rounds)
+
+
+def no_repeat_bound(n_players: int, table_size: int, leftover: str = "bye") -> int:
+    """Most rounds in which no pair can meet twice, by counting alone.
+
+    Three limits: all pairs are used up; the busiest player runs out of new opponents (k-1
+    per round played; with fair byes the busiest plays R - floor(R*b/n) of R rounds); and
+    with fewer tables than seats a second round must reunite two players (pigeonhole).
+    """
+    n, k = n_players, table_size
+    sizes, byes = table_sizes(n, k, leftover)
+    per_round = sum(s * (s - 1) // 2 for s in sizes)
+    if per_round == 0:
+        return 1
+    bound = n * (n - 1) // 2 // per_round
+    if byes:
+        r = 1
+        while (k - 1) * ((r + 1) - ((r + 1) * byes) // n) <= n - 1:
+            r += 1
+        bound = min(bound, r)
+    else:
+        bound = min(bound, (n - 1) // (max(sizes) - 1))
+        if max(sizes) > len(sizes):
+            bound = 1
+    return max(1, bound)
+
+
+class _Sequence:
+    """Lazily generated rounds of one event; cached because plan_round asks for them often."""
+
+    def __init__(self, ids: tuple[PlayerId, ...], k: int, leftover: str, seed: int):
+        self.ids, self.k, self.leftover = ids, k, leftover
+        n = len(ids)
+        self.n = n
+        self.rng = Random(f"league:{seed}:{n}:{k}:{leftover}")
+        self.sizes, self.n_byes = table_sizes(n, k, leftover)
+        self.bye_order = list(range(n))
+        self.rng.shuffle(self.bye_order)
+        self.design = None
+        self.bots_in_design = 0
+        if n % k == 0:
+            self.design = design_rounds(n, k)
+        elif leftover == "bot" and (n + 1) % k == 0:
+            # One bot seat per round: a design on n+1 points, the extra point being the bot.
+            self.design = design_rounds(n + 1, k)
+            self.bots_in_design = 1
+        self.counts = [[0] * n for _ in range(n)]
+        self.seats: dict[PlayerId, list[int]] = {}
+        self.plans: list[RoundPlan] = []
+        self.cycle_length = 0
+
+    def first(self, rounds: int) -> list[RoundPlan]:
+        while len(self.plans) < rounds:
+            self._extend()
+        return self.plans[:rounds]
+
+    def _extend(self) -> None:
+        if self.design is not None:
+            cycle = self._design_cycle()
+        elif not self.plans:
+            cycle = self._grow_first_cycle()
+        else:
+            cycle = self._searched_cycle()
+        before = {p: list(c) for p, c in self.seats.items()}
+        seated_cycle = []
+        for tables, _byes in cycle:
+            labelled = [
+                [None if p is None else self.ids[p] for p in t] + [None] * (self.k - len(t))
+                for t in tables
+            ]
+            seated_cycle.append(list(seat_round(labelled, self.seats, self.k)))
+        if self.n <= _MAX_REBALANCED_PLAYERS:
+            seated_cycle = rebalance(seated_cycle, before, self.k, self.rng)
+            self.seats = before
+            for tables in seated_cycle:
+                for table in tables:
+                    record_seats(table, self.seats, self.k)
+        for tables, (_tables, byes) in zip(seated_cycle, cycle):
+            self.plans.append(RoundPlan(tuple(tables), tuple(sorted(self.ids[b] for b in byes))))
+
+    def _design_cycle(self) -> list[tuple[list[list[int | None]], list[int]]]:
+        assert self.design is not None
+        points = self.n + self.bots_in_design
+        label: list[int | None] = list(range(self.n)) + [None] * self.bots_in_design
+        self.rng.shuffle(label)
+        cycle = []
+        for rnd in self.design:
+            tables = [[label[p] for p in table] for table in rnd]
+            # A bot seat goes last so that seating sees humans first; seats are reassigned.
+            tables = [sorted(t, key=lambda p: p is None) for t in tables]
+            cycle.append((tables, []))
+        del points
+        return cycle
+
+    def _byes_for(self, round_index: int) -> list[int]:
+        b = self.n_byes
+        return [self.bye_order[(round_index * b + i) % self.n] for i in range(b)]
+
+    def _sitting(self, round_index: int) -> tuple[list[int], list[int]]:
+        byes = self._byes_for(round_index)
+        out = set(byes)
+        return [p for p in range(self.n) if p not in out], byes
+
+    def _budget(self) -> int:
+        return min(_ITERATIONS_PER_PLAYER * self.n, _MAX_ITERATIONS)
+
+    def _grow_first_cycle(self) -> list[tuple[list[list[int | None]], list[int]]]:
+        """Add rounds while the search can keep every pair to one meeting."""
+        n = self.n
+        limit = min(no_repeat_bound(n, self.k, self.leftover), _MAX_SEARCHED_CYCLE)
+        kept: list[list[list[int]]] = []
+        byes_kept: list[list[int]] = []
+        counts = [[0] * n for _ in range(n)]
+        while len(kept) < limit:
+            sitting, byes = self._sitting(len(kept))
+            trial_counts = [row[:] for row in counts]
+            new_round = local_search.greedy_round(sitting, self.sizes, trial_counts, self.rng)
+            trial = [*kept, new_round]
+            if _max_meeting(trial_counts) > 1:
+                trial = local_search.optimise(n, trial, trial_counts, self.rng, self._budget())
+                trial_counts = _count(n, trial)
+                if _max_meeting(trial_counts) > 1:
+                    break
+            kept, counts = trial, trial_counts
+            byes_kept.append(byes)
+        if not kept:  # even one round is always possible; keep the greedy one
+            sitting, byes = self._sitting(0)
+            kept = [local_search.greedy_round(sitting, self.sizes, counts, self.rng)]
+            byes_kept = [byes]
+        self.cycle_length = len(kept)
+        self.counts = _count(n, kept)
+        return [(list(t), b) for t, b in zip(kept, byes_kept)]
+
+    def _searched_cycle(self) -> list[tuple[list[list[int | None]], list[int]]]:
+        n = self.n
+        start = len(self.plans)
+        block, byes_all = [], []
+        counts = [row[:] for row in self.counts]
+        for i in range(self.cycle_length):
+            sitting, byes = self._sitting(start + i)
+            block.append(local_search.greedy_round(sitting, self.sizes, counts, self.rng))
+            byes_all.append(byes)
+        block = local_search.optimise(n, block, counts, self.rng, self._budget())
+        self.counts = _add(self.counts, _count(n, block))
+        return [(list(t), b) for t, b in zip(block, byes_all)]
+
+
+def _count(n: int, rounds: list[list[list[int]]]) -> list[list[int]]:
+    counts = [[0] * n for _ in range(n)]
+    for tables in rounds:
+        for t in tables:
+            for i, a in enumerate(t):
+                for b in t[i + 1 :]:
+                    counts[a][b] += 1
+                    counts[b][a] += 1
+    return counts
+
+
+def _add(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
+    return [[x + y for x, y in zip(ra, rb)] for ra, rb in zip(a, b)]
+
+
+def _max_meeting(counts: list[list[int]]) -> int:
+    return max((max(row) for row in counts), default=0)
+
+
+_CACHE: OrderedDict[tuple, _Sequence] = OrderedDict()
+_CACHE_SIZE = 16
+
+
+def _sequence(ids: tuple[PlayerId, ...], k: int, leftover: str, seed: int) -> _Sequence:
+    key = (ids, k, leftover, seed)
+    seq = _CACHE.get(key)
+    if seq is None:
+        seq = _CACHE[key] = _Sequence(ids, k, leftover, seed)
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(key)
+    return seq

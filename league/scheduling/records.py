@@ -1,0 +1,79 @@
+"""Plain, frozen input and output records of the scheduler.
+
+The league app builds these from its models; the scheduler never sees the ORM, so every
+algorithm here can be tested without a database.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+PlayerId = int
+Format = Literal["league", "swiss", "knockout"]
+Leftover = Literal["bye", "bot"]
+FORMATS: tuple[str, ...] = ("league", "swiss", "knockout")
+LEFTOVERS: tuple[str, ...] = ("bye", "bot")
+
+Table = tuple[PlayerId | None, ...]
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """One player as the scheduler needs them.
+
+    position: place in the current standings, 1 = leader (Swiss and knockout seeding).
+    seat_counts: seat_counts[s] = rounds played in seat s (seat 0 = first dealer / first to act);
+    empty means "none yet".
+    byes: rounds the player sat out because the field did not divide into full tables.
+    """
+
+    id: PlayerId
+    position: int = 0
+    match_points: float = 0.0
+    rating: float | None = None
+    seat_counts: tuple[int, ...] = ()
+    byes: int = 0
+
+
+def pair_key(a: PlayerId, b: PlayerId) -> tuple[PlayerId, PlayerId]:
+    """Pairs are unordered; store them with the smaller id first."""
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True)
+class PairHistory:
+    """How often each pair of players has sat at the same table (bots are not players)."""
+
+    meetings: Mapping[tuple[PlayerId, PlayerId], int] = field(default_factory=dict)
+
+    def count(self, a: PlayerId, b: PlayerId) -> int:
+        return self.meetings.get(pair_key(a, b), 0)
+
+    @classmethod
+    def from_tables(cls, tables: Iterable[Sequence[PlayerId | None]]) -> PairHistory:
+        """Count meetings from any iterable of tables (e.g. every table of every round so far)."""
+        counts: Counter[tuple[PlayerId, PlayerId]] = Counter()
+        for table in tables:
+            humans = [p for p in table if p is not None]
+            for i, a in enumerate(humans):
+                for b in humans[i + 1 :]:
+                    counts[pair_key(a, b)] += 1
+        return cls(dict(counts))
+
+    @classmethod
+    def from_rounds(cls, rounds: Iterable[RoundPlan]) -> PairHistory:
+        return cls.from_tables(t for plan in rounds for t in plan.tables)
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """One round: tables in seat order (entry 0 deals first; None is a bot seat) and byes."""
+
+    tables: tuple[Table, ...]
+    byes: tuple[PlayerId, ...] = ()
+
+    def players(self) -> list[PlayerId]:
+        return [p for t in self.tables for p in t if p is not None]

@@ -1,0 +1,151 @@
+"""Swiss rounds: neighbours in the standings share a table, without rematches where possible.
+
+The field is cut top-down into tables of consecutive players. For each table we take the
+highest player still free and the earliest players below them (within a short window) who
+have not met anyone already at the table: the lexicographically first such choice moves the
+fewest players from their place in the standings. What the window cannot solve (usually at
+the very bottom) a repair pass fixes by swapping with the nearest table above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from league.scheduling.leftovers import choose_byes, table_sizes
+from league.scheduling.records import PairHistory, PlayerId, PlayerRecord, RoundPlan
+from league.scheduling.seating import seat_round
+
+# How far down the standings we look for a partner without a rematch.
+WINDOW = 12
+
+
+def standings_order(players: Sequence[PlayerRecord]) -> list[PlayerRecord]:
+    """Leader first: by standing position, then match points, rating and id as tie-breaks."""
+    return sorted(
+        players,
+        key=lambda p: (
+            p.position if p.position > 0 else 10**9,
+            -p.match_points,
+            -(p.rating or 0.0),
+            p.id,
+        ),
+    )
+
+
+def swiss_round(
+    players: Sequence[PlayerRecord], history: PairHistory, table_size: int, leftover: str
+) -> RoundPlan:
+    """Tables for the next Swiss round, seats balanced from each player's seat counts."""
+    ordered = standings_order(players)
+    sizes, n_byes = table_sizes(len(ordered), table_size, leftover)
+    # Byes go to the lowest-placed among those with the fewest byes (as in chess Swiss).
+    rank = {p.id: i for i, p in enumerate(ordered)}
+    byes = choose_byes(ordered, n_byes, key=lambda p: -rank[p.id])
+    bye_ids = {p.id for p in byes}
+    field = [p.id for p in ordered if p.id not in bye_ids]
+    # Short (bot) tables go to the bottom of the standings.
+    sizes = sorted(sizes, reverse=True)
+    groups = group_neighbours(field, sizes, history)
+    counts = {p.id: _counts(p, table_size) for p in players}
+    padded = [g + [None] * (table_size - len(g)) for g in groups]
+    tables = seat_round(padded, counts, table_size)
+    return RoundPlan(tables, tuple(sorted(bye_ids)))
+
+
+def group_neighbours(
+    order: Sequence[PlayerId], sizes: Sequence[int], history: PairHistory
+) -> list[list[PlayerId]]:
+    """Cut `order` into tables of `sizes`, avoiding rematches with the least reordering."""
+    meetings = history.meetings
+    met = _Met(meetings)
+    free = list(order)
+    groups: list[list[PlayerId]] = []
+    start = 0
+    taken: set[PlayerId] = set()
+    for size in sizes:
+        while free[start] in taken:
+            start += 1
+        head = free[start]
+        window = []
+        i = start + 1
+        while len(window) < WINDOW + size and i < len(free):
+            if free[i] not in taken:
+                window.append(free[i])
+            i += 1
+        chosen = _first_clean(head, window, size - 1, met)
+        if chosen is None:
+            chosen = window[: size - 1]
+        group = [head, *chosen]
+        taken.update(group)
+        groups.append(group)
+    _repair(groups, met)
+    return groups
+
+
+class _Met:
+    """Fast 'have these two met?' over the history mapping."""
+
+    def __init__(self, meetings):
+        self.meetings = meetings
+
+    def __call__(self, a: PlayerId, b: PlayerId) -> int:
+        return self.meetings.get((a, b) if a < b else (b, a), 0)
+
+
+def _first_clean(head, window, need, met) -> list[PlayerId] | None:
+    """Earliest `need` players of `window` who have met neither `head` nor each other."""
+    chosen: list[PlayerId] = []
+
+    def extend(i: int) -> bool:
+        if len(chosen) == need:
+            return True
+        for j in range(i, len(window)):
+            c = window[j]
+            if met(head, c) or any(met(x, c) for x in chosen):
+                continue
+            chosen.append(c)
+            if extend(j + 1):
+                return True
+            chosen.pop()
+        return False
+
+    return chosen if extend(0) else None
+
+
+def _conflicts(group: list[PlayerId], met) -> int:
+    return sum(met(a, b) for i, a in enumerate(group) for b in group[i + 1 :])
+
+
+def _repair(groups: list[list[PlayerId]], met) -> None:
+    """Swap players of rematch tables with the nearest tables above until nothing improves."""
+    for gi in range(len(groups) - 1, -1, -1):
+        if not _conflicts(groups[gi], met):
+            continue
+        improved = True
+        while improved and _conflicts(groups[gi], met):
+            improved = False
+            for dist in range(1, len(groups)):
+                for gj in (gi - dist, gi + dist):
+                    if not 0 <= gj < len(groups):
+                        continue
+                    if _try_swap(groups[gi], groups[gj], met):
+                        improved = True
+                        break
+                if improved or dist > 8:
+                    break
+
+
+def _try_swap(g: list[PlayerId], h: list[PlayerId], met) -> bool:
+    before = _conflicts(g, met) + _conflicts(h, met)
+    for i in range(len(g)):
+        for j in range(len(h)):
+            g[i], h[j] = h[j], g[i]
+            if _conflicts(g, met) + _conflicts(h, met) < before:
+                return True
+            g[i], h[j] = h[j], g[i]
+    return False
+
+
+def _counts(player: PlayerRecord, table_size: int) -> list[int]:
+    c = list(player.seat_counts[:table_size])
+    return c + [0] * (table_size - len(c))
