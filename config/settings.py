@@ -158,5 +158,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
     # Django's default config gives "django" a handler of its own; one line per record is enough.
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # One line per task run is noise in eager mode; failures are still logged.
+        "celery.app.trace": {"level": "WARNING"},
+    },
 }

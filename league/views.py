@@ -87,14 +87,22 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "league/round_detail.html", context)
 
 
-def _labels(event: Event) -> list[str]:
-    return [get_tiebreak(name).label for name in event.tiebreaks]
+# Tie-breaks whose value is already a column of the table, or means nothing to a reader (lot).
+NOT_SHOWN = {"match_points", "total_payouts", "wins", "lot"}
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    rows = standings_rows(event)
-    context = {"event": event, "rows": rows, "tiebreak_labels": _labels(event)}
+    shown = [(i, name) for i, name in enumerate(event.tiebreaks) if name not in NOT_SHOWN]
+    rows = [
+        {**row, "shown": [row["tiebreaks"][i] for i, _ in shown]} for row in standings_rows(event)
+    ]
+    context = {
+        "event": event,
+        "rows": rows,
+        "tiebreak_labels": [get_tiebreak(name).label for _, name in shown],
+        "tiebreak_order": [get_tiebreak(name).label for name in event.tiebreaks],
+    }
     return render(request, "league/standings.html", context)
 
 
