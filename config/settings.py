@@ -78,16 +78,21 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
+# Several ASGI/Celery threads write to SQLite: wait for the lock instead of failing at once, and
+# take the write lock when a transaction begins so two writers never deadlock on an upgrade.
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"] = dict(SQLITE_OPTIONS)
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "mediana.sqlite3",
-            # Several ASGI/Celery threads write: wait for the lock instead of failing at once.
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -128,6 +133,23 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# Turn clocks: one beat process applies due timeouts (claimed once per seq, so overlap is safe).
+CELERY_BEAT_SCHEDULE = {
+    "gameplay-sweep-clocks": {
+        "task": "gameplay.sweep_clocks",
+        "schedule": 1.0,
+        "options": {"expires": 5},
+    }
+}
+
+# --- Tables ---------------------------------------------------------------------------------
+GAMEPLAY_BOT_DELAY = float(env_str("GAMEPLAY_BOT_DELAY") or 0.8)  # seconds before a bot moves
+GAMEPLAY_BOT_REQUEUE_AFTER = env_int("GAMEPLAY_BOT_REQUEUE_AFTER", 30, minimum=1)
+GAMEPLAY_RATE_PER_SECOND = env_int("GAMEPLAY_RATE_PER_SECOND", 20, minimum=1)
+GAMEPLAY_RATE_BURST = env_int("GAMEPLAY_RATE_BURST", 40, minimum=1)
+GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
+# Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
+GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
 
 # --- Internationalisation, static files ----------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -15,4 +15,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("league.api.urls")),
     path("", include("league.urls")),
+    path("", include("gameplay.urls")),
 ]

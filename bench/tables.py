@@ -1,0 +1,210 @@
+"""Benchmark the table server: N tables, every seat a real WebSocket client.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... \\
+        .venv/bin/python bench/tables.py --tables 300 --rate 1 --duration 30 --servers 1
+
+Starts `--servers` uvicorn processes (Redis Pub/Sub layer, PostgreSQL), creates the tables
+through the service layer, connects one `websockets` client per seat (seats spread over the
+servers round-robin, so with two servers most fan-out crosses processes) and has every table
+make one legal move per 1/rate seconds. Reports applied moves/s, the latency from sending an
+action to the last seat of the table receiving its `state` (p50/p99), seq gaps (must be 0),
+errors, and server CPU per move (utime+stime of the server processes over the run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children that were waited for."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def expand(entry: dict[str, Any]) -> dict[str, Any]:
+    """A legal action from a legal-list entry (templates: the first cards)."""
+    if entry["act"] == "exchange":
+        discard = entry["discard"]["from"][: entry["discard"]["choose"]]
+        give = None
+        if entry.get("give"):
+            give = next(c for c in entry["give"]["from"] if c not in discard)
+        return {"act": "exchange", "discard": discard, "give": give}
+    if "choose" in entry:
+        action = {"act": entry["act"], "cards": entry["from"][: entry["choose"]]}
+        if "to" in entry:
+            action["to"] = entry["to"]
+        return action
+    return dict(entry)
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[str, int], float] = {}  # (table, seq acted on) -> send time
+        self.received: dict[tuple[str, int], list[float]] = {}
+        self.latencies: list[float] = []
+        self.gaps = 0
+        self.errors: dict[str, int] = {}
+        self.applied = 0
+        self.measuring = False
+        self.next_move: dict[str, float] = {}
+
+
+async def seat_client(
+    url: str, table: str, seat: int, n_seats: int, stats: Stats, pace: float, stop: asyncio.Event
+) -> None:
+    import websockets
+
+    last = -1
+    stats.next_move.setdefault(table, time.monotonic() + random.random() * pace)
+    async with websockets.connect(url, max_size=2**22) as ws:
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            now = time.monotonic()
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                continue
+            seq = msg["seq"]
+            if last >= 0 and seq > last + 1:
+                stats.gaps += seq - last - 1
+            last = max(last, seq)
+            key = (table, seq - 1)
+            got = stats.received.setdefault(key, [])
+            got.append(now)
+            if len(got) == n_seats and key in stats.sent:
+                if stats.measuring:
+                    stats.latencies.append(now - stats.sent.pop(key))
+                    stats.applied += 1
+                else:
+                    stats.sent.pop(key)
+                stats.received.pop(key, None)
+            if msg["status"] != "playing" or not msg["legal"]:
+                continue
+            # One move per `pace` per table, whichever seat is to act.
+            wait = stats.next_move[table] - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            stats.next_move[table] = max(stats.next_move[table] + pace, time.monotonic())
+            stats.sent[(table, seq)] = time.monotonic()
+            action = {"type": "act", "seq": seq, "action": expand(msg["legal"][0])}
+            await ws.send(json.dumps(action))
+
+
+def setup_tables(n: int, game: str) -> list[dict[str, Any]]:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from gameplay.engines import registry
+    from gameplay.models import Seat
+    from gameplay.services.tables import SeatSpec, create_table
+
+    seats = registry.get_game(game).seats
+    out = []
+    for i in range(n):
+        names = [f"bench{i}-{s}" for s in range(seats)]
+        # Bot-named seats without a bot behind them: the bench clients play them by token.
+        table = create_table(game, [SeatSpec(nm) for nm in names], n_deals=200, seed=i)
+        tokens = dict(Seat.objects.filter(table=table).values_list("number", "token"))
+        out.append({"id": table.id, "tokens": [tokens[s] for s in range(seats)]})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--servers", type=int, default=1, help="uvicorn processes to start")
+    parser.add_argument("--game", default="three_five_eight")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
+        "REDIS_URL"
+    ):
+        sys.exit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
+    os.environ.setdefault("SECRET_KEY", "bench-secret-key")
+    tables = setup_tables(args.tables, args.game)
+    from tests.procs import service_env, uvicorn_server
+
+    env = service_env()
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        ports = [stack.enter_context(uvicorn_server(env)) for _ in range(args.servers)]
+        pids = [server_pid(port) for port in ports]
+        result = asyncio.run(run(args, tables, ports, pids))
+    print(json.dumps(result))
+
+
+def server_pid(port: int) -> int:
+    """The uvicorn process listening on `port` (started by tests.procs.uvicorn_server)."""
+    import subprocess
+
+    out = subprocess.run(
+        ["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True
+    ).stdout
+    return int(out.split("pid=")[1].split(",")[0])
+
+
+async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) -> dict:
+    stats = Stats()
+    stop = asyncio.Event()
+    pace = 1.0 / args.rate
+    clients = []
+    k = 0
+    for t in tables:
+        n = len(t["tokens"])
+        for seat, token in enumerate(t["tokens"]):
+            port = ports[k % len(ports)]
+            k += 1
+            url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/?token={token}"
+            clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop))
+    tasks = [asyncio.create_task(c) for c in clients]
+    await asyncio.sleep(args.warmup)
+    cpu0 = sum(cpu_seconds(p) for p in pids)
+    t0 = time.monotonic()
+    stats.measuring = True
+    await asyncio.sleep(args.duration)
+    stats.measuring = False
+    elapsed = time.monotonic() - t0
+    cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    lat = sorted(stats.latencies)
+    return {
+        "tables": args.tables,
+        "servers": args.servers,
+        "game": args.game,
+        "target_moves_per_s": args.tables * args.rate,
+        "moves_per_s": round(stats.applied / elapsed, 1),
+        "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
+        "p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
+        "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+        "seq_gaps": stats.gaps,
+        "errors": stats.errors,
+        "server_cpu_ms_per_move": round(cpu / max(1, stats.applied) * 1000, 2),
+        "server_cpu_percent": round(cpu / elapsed * 100, 1),
+        "sockets": sum(len(t["tokens"]) for t in tables),
+    }
+
+
+if __name__ == "__main__":
+    main()

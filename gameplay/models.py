@@ -1,0 +1,145 @@
+"""Tables: one match each, its seats and its append-only action log.
+
+The log is the truth; `Table.state` is a cache of the engine state after `Table.seq` actions
+(rebuilt from the log when missing). Rows are written only by `gameplay.services.tables`:
+every action claims the next `seq` with a conditional UPDATE (see `play_action`).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_table_id() -> str:
+    """A short, unguessable id: spectators may only watch tables whose id they were given."""
+    return secrets.token_hex(8)
+
+
+def new_seat_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Table(models.Model):
+    """One match at one table: game, rules, seats, the action counter and the clock."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    class OnTimeout(models.TextChoices):
+        DEFAULT_ACTION = "default", "Play a legal default action"
+        FORFEIT = "forfeit", "Forfeit the match"
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_table_id, editable=False)
+    game = models.CharField(max_length=32)
+    variant = models.JSONField(null=True, blank=True, help_text="as given; null = defaults")
+    n_deals = models.PositiveSmallIntegerField(default=1)
+    seed = models.CharField(max_length=64)
+    dealer = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    # The number of actions applied so far; claimed with UPDATE ... WHERE seq = N.
+    seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True, help_text="engine dump() after `seq` actions")
+    seconds_per_move = models.PositiveIntegerField(default=0, help_text="0 = no clock")
+    on_timeout = models.CharField(
+        max_length=8, choices=OnTimeout.choices, default=OnTimeout.DEFAULT_ACTION
+    )
+    # When the seats in `to_act` run out of time; null when there is no clock or nobody to act.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When a bot seat is due to act; the sweeper re-queues a bot move that is long overdue.
+    bot_due = models.DateTimeField(null=True, blank=True)
+    allow_spectators = models.BooleanField(default=True)
+    rated = models.BooleanField(default=False)
+    result = models.JSONField(null=True, blank=True, help_text="score_record output at the end")
+    record = models.JSONField(null=True, blank=True, help_text="the game record at the end")
+    forfeited_seats = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["deadline"], name="table_clock_due", condition=Q(status="playing"))
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} table {self.id}"
+
+    def get_absolute_url(self) -> str:
+        return f"/tables/{self.id}/"
+
+
+class Seat(models.Model):
+    """A place at a table: a user account, or a bot seat with a name. `token` lets a client act
+    for the seat without a session (bots, invitation links)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="table_seats",
+    )
+    bot = models.CharField(max_length=60, blank=True, help_text="name of a built-in bot seat")
+    name = models.CharField(max_length=150, help_text="display name at the table")
+    token = models.CharField(max_length=64, unique=True, default=new_seat_token)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot=""), name="bot_seat_has_no_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} seat {self.number} ({self.name})"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+
+class Action(models.Model):
+    """One applied action: the append-only log. `seq` is the table's seq after it (1-based)."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", "Player"
+        BOT = "bot", "Bot"
+        TIMEOUT = "timeout", "Timeout default"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # NULL, not "": no id given; the conditional unique constraint below relies on it.
+    client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="one_action_per_seq"),
+            # Idempotency ids are per seat: two seats may use the same id.
+            models.UniqueConstraint(
+                fields=["table", "seat", "client_id"],
+                condition=Q(client_id__isnull=False),
+                name="one_action_per_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} #{self.seq} seat {self.seat} {self.action}"

@@ -1,0 +1,112 @@
+"""Where bot moves and clock sweeps run: Celery at scale, the server process when embedded.
+
+With a real broker a bot move is a Celery task with a countdown, and Celery beat runs the clock
+sweeper. Eager Celery (the embedded mode) ignores countdowns and runs tasks inline, so inside a
+server process bot moves are delayed on its event loop and a background task sweeps the clocks;
+outside one (management commands, tests) bot moves run inline, one after the other (a queue, not
+recursion: a bots-only match is hundreds of moves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import threading
+import weakref
+from collections import deque
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+_local = threading.local()
+_server_loop: asyncio.AbstractEventLoop | None = None
+_sweeping: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_tasks: set[asyncio.Task] = set()
+
+
+def _eager() -> bool:
+    return bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))
+
+
+def schedule_bot(table_id: str, seq: int) -> None:
+    """Queue the move of the bot due at `seq` (called after commit)."""
+    from gameplay.services.tables import bot_delay
+    from gameplay.tasks import bot_move
+
+    delay = bot_delay()
+    if not _eager():
+        bot_move.apply_async((table_id, seq), countdown=delay)
+        return
+    loop = _server_loop
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        # A fresh context: the caller's (a sync_to_async thread) would make asgiref believe
+        # the bot's database call is nested inside it and refuse it as a deadlock.
+        loop.call_soon_threadsafe(
+            _call_later, loop, delay, table_id, seq, context=contextvars.Context()
+        )
+        return
+    _run_inline(table_id, seq)
+
+
+def _call_later(loop: asyncio.AbstractEventLoop, delay: float, table_id: str, seq: int) -> None:
+    loop.call_later(
+        delay,
+        lambda: loop.create_task(_bot_on_loop(table_id, seq), context=contextvars.Context()),
+    )
+
+
+async def _bot_on_loop(table_id: str, seq: int) -> None:
+    from gameplay.tasks import bot_move
+
+    try:
+        await database_sync_to_async(bot_move.apply)(args=(table_id, seq))
+    except Exception:
+        logger.exception("bot move at table %s seq %s failed", table_id, seq)
+
+
+def _run_inline(table_id: str, seq: int) -> None:
+    from gameplay.tasks import bot_move
+
+    pending: deque[tuple[str, int]] = _local.__dict__.setdefault("pending", deque())
+    pending.append((table_id, seq))
+    if getattr(_local, "draining", False):
+        return  # the outer call below runs it
+    _local.draining = True
+    try:
+        while pending:
+            bot_move.apply(args=pending.popleft())
+    finally:
+        _local.draining = False
+        pending.clear()
+
+
+def start_embedded_services() -> None:
+    """In the embedded mode, make this event loop run bot moves and sweep clocks.
+
+    Called by the table consumer on connect (there is no other hook into the server's loop);
+    does nothing with a real Celery broker, where workers and beat do this work.
+    """
+    global _server_loop
+    if not _eager():
+        return
+    loop = asyncio.get_running_loop()
+    _server_loop = loop
+    if loop in _sweeping or not getattr(settings, "GAMEPLAY_EMBEDDED_SWEEPER", True):
+        return
+    _sweeping.add(loop)
+    _tasks.add(loop.create_task(_sweep_forever()))  # a reference, or it may be collected
+
+
+async def _sweep_forever() -> None:
+    from gameplay.services.tables import sweep_clocks
+
+    interval = float(getattr(settings, "GAMEPLAY_CLOCK_SWEEP_SECONDS", 1.0))
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await database_sync_to_async(sweep_clocks)()
+        except Exception:
+            logger.exception("clock sweep failed")

@@ -1,0 +1,73 @@
+"""Personas and helpers for the table tests: ana, ben and cleo sit down; olga only watches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gameplay.models import Seat, Table
+from gameplay.services import tables
+from gameplay.services.tables import SeatSpec
+
+
+@pytest.fixture(autouse=True)
+def quick_tables(settings):
+    """Bots move at once, no background sweeper (tests sweep explicitly), a fresh cache."""
+    settings.GAMEPLAY_BOT_DELAY = 0
+    settings.GAMEPLAY_EMBEDDED_SWEEPER = False
+    tables.forget_cached()
+    yield
+    tables.forget_cached()
+
+
+def make_users(*names: str) -> list[Any]:
+    User = get_user_model()
+    return [User.objects.create_user(username=n, password="pw") for n in names]
+
+
+def make_table(
+    game: str = "three_five_eight",
+    people: list[Any] | None = None,
+    bots: list[str] | None = None,
+    **options: Any,
+) -> Table:
+    """A table with people (users) in the first seats and bots in the rest."""
+    people = people or []
+    seats = [SeatSpec(u.username, user_id=u.pk) for u in people]
+    seats += [SeatSpec(name, bot=name) for name in bots or []]
+    options.setdefault("seed", 7)
+    return tables.create_table(game, seats, **options)
+
+
+def token(table: Table, seat: int) -> str:
+    return Seat.objects.get(table=table, number=seat).token
+
+
+def current(table: Table):
+    """The table row and its match, as the server sees them now."""
+    table.refresh_from_db()
+    return table, tables.load_match(table)
+
+
+def some_legal(match, seat: int) -> dict[str, Any]:
+    """A legal action of `seat` (templates filled with their first cards)."""
+    entry = match.legal(seat)[0]
+    if entry["act"] == "exchange":
+        discard = entry["discard"]["from"][: entry["discard"]["choose"]]
+        give = None
+        if entry.get("give"):
+            give = next(c for c in entry["give"]["from"] if c not in discard)
+        return {"act": "exchange", "discard": discard, "give": give}
+    if "choose" in entry:
+        action = {"act": entry["act"], "cards": entry["from"][: entry["choose"]]}
+        if "to" in entry:
+            action["to"] = entry["to"]
+        return action
+    return dict(entry)
+
+
+def illegal_for(match, seat: int) -> dict[str, Any]:
+    """An action the engine refuses for `seat` although it is its turn."""
+    return {"act": "play", "card": "ZZ"}

@@ -1,0 +1,291 @@
+"""The table WebSocket, end to end through the ASGI application (table-protocol.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from gameplay.models import Action
+from gameplay.services import notify, tables
+
+from .conftest import current, make_table, make_users, some_legal, token
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
+
+db = database_sync_to_async
+
+
+@pytest.fixture
+async def people():
+    return await db(make_users)("ana", "ben", "cleo")
+
+
+async def connect(path: str, headers: list | None = None) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(application, path, headers=headers or [])
+    connected, _ = await comm.connect()
+    assert connected, f"refused: {path}"
+    return comm
+
+
+async def receive(comm: WebsocketCommunicator) -> dict[str, Any]:
+    return await comm.receive_json_from(timeout=5)
+
+
+async def seated(table, seat: int) -> WebsocketCommunicator:
+    comm = await connect(f"/ws/tables/{table.id}/?token={await db(token)(table, seat)}")
+    state = await receive(comm)
+    assert state["type"] == "state" and state["seat"] == seat
+    return comm
+
+
+async def act(comm, seq, action, client_id=None) -> None:
+    await comm.send_json_to({"type": "act", "seq": seq, "action": action, "id": client_id})
+
+
+async def refused(path: str, headers: list | None = None) -> bool:
+    comm = WebsocketCommunicator(application, path, headers=headers or [])
+    connected, _ = await comm.connect()
+    if connected:
+        await comm.disconnect()
+    return not connected
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def test_a_seat_token_connects_without_origin_and_sees_its_hand(people):
+    table = await db(make_table)(people=people)
+    comm = await connect(f"/ws/tables/{table.id}/?token={await db(token)(table, 0)}")
+    state = await receive(comm)
+    assert state["type"] == "state"
+    assert (state["table"], state["seq"], state["seat"], state["status"]) == (
+        table.id,
+        0,
+        0,
+        "playing",
+    )
+    assert state["game"] == "three_five_eight"
+    assert state["to_act"] == [0]
+    assert {"act": "trump", "suit": "S"} in state["legal"]
+    assert len(state["view"]["hand"]) == 16
+    assert state["result"] is None
+    await comm.disconnect()
+
+
+async def test_who_may_connect(people):
+    ben = people[1]
+    (olga,) = await db(make_users)("olga")
+    private = await db(make_table)(people=people, allow_spectators=False)
+    public = await db(make_table)(people=people)
+    assert await refused(f"/ws/tables/{private.id}/?token=wrong")
+    assert await refused(f"/ws/tables/{public.id}/?token=wrong")
+    assert await refused(f"/ws/tables/{private.id}/")
+    assert await refused("/ws/tables/no-such-table/")
+    # a seat token of another table is a wrong token here
+    assert await refused(f"/ws/tables/{public.id}/?token={await db(token)(private, 0)}")
+    origin = (b"origin", b"http://testserver")
+    olga_cookie = (b"cookie", await db(session_cookie)(olga))
+    assert await refused(f"/ws/tables/{private.id}/", [olga_cookie, origin])
+    # the session of a seated player is its seat; anybody else may watch a public table
+    ben_cookie = (b"cookie", await db(session_cookie)(ben))
+    comm = await connect(f"/ws/tables/{private.id}/", [ben_cookie, origin])
+    assert (await receive(comm))["seat"] == 1
+    await comm.disconnect()
+    comm = await connect(f"/ws/tables/{public.id}/", [olga_cookie, origin])
+    spectator = await receive(comm)
+    assert spectator["seat"] is None and spectator["legal"] == []
+    assert "hand" not in spectator["view"]
+    await comm.disconnect()
+    # a foreign page cannot use a player's session
+    assert await refused(
+        f"/ws/tables/{private.id}/", [ben_cookie, (b"origin", b"https://evil.example")]
+    )
+
+
+async def test_every_error_code(people, settings):
+    settings.GAMEPLAY_RATE_BURST = 12
+    settings.GAMEPLAY_RATE_PER_SECOND = 0.001
+    table = await db(make_table)(people=people)
+    dealer = await seated(table, 0)
+    other = await seated(table, 1)
+    watcher = await connect(f"/ws/tables/{table.id}/")
+    await receive(watcher)
+
+    await dealer.send_to(text_data="{not json")
+    assert (await receive(dealer))["code"] == "bad_message"
+    await dealer.send_json_to({"type": "dance"})
+    assert (await receive(dealer))["code"] == "bad_message"
+    await dealer.send_json_to({"type": "act", "action": {"act": "pass"}, "id": "x"})
+    error = await receive(dealer)
+    assert (error["code"], error["id"]) == ("bad_message", "x")
+    await dealer.send_json_to({"type": "act", "seq": 0, "action": {"act": "pass"}, "id": "y" * 65})
+    assert (await receive(dealer))["code"] == "bad_message"
+
+    await act(watcher, 0, {"act": "trump", "suit": "S"}, "w")
+    error = await receive(watcher)
+    assert (error["type"], error["code"], error["id"]) == ("error", "forbidden", "w")
+
+    await act(dealer, 3, {"act": "trump", "suit": "S"}, "s")
+    assert (await receive(dealer))["code"] == "stale"
+    assert (await receive(dealer))["type"] == "state"  # a fresh state follows
+
+    await act(other, 0, {"act": "trump", "suit": "S"}, "t")
+    assert (await receive(other))["code"] == "not_your_turn"
+
+    await act(dealer, 0, {"act": "trump", "suit": "X"}, "i")
+    error = await receive(dealer)
+    assert (error["code"], error["id"]) == ("illegal", "i")
+    assert error["message"]
+    assert (await receive(dealer))["seq"] == 0
+
+    # the bucket held 12 messages; the dealer has sent 6, the next 6 pass, then it is empty
+    for _ in range(7):
+        await dealer.send_json_to({"type": "sync"})
+    replies = [await receive(dealer) for _ in range(7)]
+    assert [r["type"] for r in replies[:6]] == ["state"] * 6
+    assert replies[6]["code"] == "rate_limited"
+
+    assert await db(Action.objects.count)() == 0  # no error changed the table
+    for comm in (dealer, other, watcher):
+        assert await comm.receive_nothing(timeout=0.1)
+        await comm.disconnect()
+
+
+async def test_checks_run_in_protocol_order(people):
+    table = await db(make_table)(people=people)
+    dealer = await seated(table, 0)
+    other = await seated(table, 1)
+    watcher = await connect(f"/ws/tables/{table.id}/")
+    await receive(watcher)
+    # bad_message before forbidden
+    await watcher.send_json_to({"type": "act", "seq": "0", "action": {"act": "pass"}})
+    assert (await receive(watcher))["code"] == "bad_message"
+    # forbidden before stale
+    await act(watcher, 9, {"act": "pass"})
+    assert (await receive(watcher))["code"] == "forbidden"
+    # stale before not_your_turn
+    await act(other, 9, {"act": "pass"})
+    assert (await receive(other))["code"] == "stale"
+    await receive(other)
+    # not_your_turn before illegal
+    await act(other, 0, {"act": "nonsense"})
+    assert (await receive(other))["code"] == "not_your_turn"
+    # an applied id is acknowledged before stale
+    await act(dealer, 0, {"act": "trump", "suit": "S"}, "a-1")
+    assert (await receive(dealer))["seq"] == 1
+    assert (await receive(other))["seq"] == 1
+    await act(dealer, 0, {"act": "trump", "suit": "S"}, "a-1")
+    ack = await receive(dealer)
+    assert (ack["type"], ack["seq"]) == ("state", 1)
+    assert await db(Action.objects.count)() == 1
+    for comm in (dealer, other, watcher):
+        await comm.disconnect()
+
+
+async def test_a_retry_with_the_same_id_is_applied_once_and_ids_are_per_seat(people):
+    table = await db(make_table)(game="saichugen", people=people)
+    seats = [await seated(table, s) for s in range(3)]
+    _, match = await db(current)(table)
+    first = some_legal(match, 0)
+    await act(seats[0], 0, first, "c-1")
+    for comm in seats:
+        assert (await receive(comm))["seq"] == 1
+    # the network dropped the answer: seat 0 retries with the same id at the new seq
+    await act(seats[0], 1, first, "c-1")
+    ack = await receive(seats[0])
+    assert ack["type"] == "state" and ack["seq"] == 1
+    # seat 1 uses the same id for its own commit, at the old seq: stale, then re-sent
+    second = some_legal(match, 1)
+    await act(seats[1], 0, second, "c-1")
+    assert (await receive(seats[1]))["code"] == "stale"
+    fresh = await receive(seats[1])
+    assert second in fresh["legal"]
+    await act(seats[1], fresh["seq"], second, "c-1")
+    for comm in seats:
+        assert (await receive(comm))["seq"] == 2
+    assert await db(Action.objects.filter(client_id="c-1").count)() == 2
+    for comm in seats:
+        assert await comm.receive_nothing(timeout=0.1)
+        await comm.disconnect()
+
+
+async def test_a_consumer_that_misses_a_seq_fills_the_gap_from_the_table(people, monkeypatch):
+    table = await db(make_table)(game="saichugen", people=people)
+    watcher = await connect(f"/ws/tables/{table.id}/")
+    assert (await receive(watcher))["seq"] == 0
+    real = notify.send_states
+    monkeypatch.setattr(notify, "send_states", lambda *a, **k: None)  # a lost message
+
+    def play_one():
+        t, m = current(table)
+        seat = m.to_act()[0]
+        tables.play_action(t.id, seat, some_legal(m, seat), t.seq)
+
+    await db(play_one)()
+    monkeypatch.setattr(notify, "send_states", real)
+    await db(play_one)()
+    assert [(await receive(watcher))["seq"] for _ in range(2)] == [1, 2]
+    # a late duplicate is dropped
+    state = json.loads(json.dumps((await db(tables.states_since)(table.id, None, -1))[0]))
+    await real_send(table.id, 2, {None: state})
+    await real_send(table.id, 1, {None: state})
+    assert await watcher.receive_nothing(timeout=0.2)
+    await watcher.disconnect()
+
+
+async def real_send(table_id, seq, payloads):
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    for seat, payload in payloads.items():
+        await layer.group_send(
+            notify.group_name(table_id, seat),
+            {"type": notify.STATE_EVENT, "seq": seq, "final": False, "state": payload},
+        )
+
+
+async def test_a_player_who_comes_back_gets_the_same_state(people):
+    table = await db(make_table)(people=people)
+    comm = await seated(table, 0)
+    await act(comm, 0, {"act": "trump", "suit": "H"}, "t")
+    before = await receive(comm)
+    await comm.disconnect()
+    await db(tables.forget_cached)()  # as after a server restart
+    again = await seated(table, 0)
+    await again.send_json_to({"type": "sync"})
+    after = await receive(again)
+    before.pop("clock"), after.pop("clock")
+    assert after == before
+    await again.disconnect()
+
+
+async def test_bots_answer_a_person_through_the_same_path(people):
+    table = await db(make_table)(people=people[:1], bots=["b1", "b2"], seed=5)
+    comm = await seated(table, 0)
+    await act(comm, 0, {"act": "trump", "suit": "S"}, "t")
+    state = await receive(comm)
+    _, match = await db(current)(table)
+    await act(comm, 1, some_legal(match, 0), "d")
+    seqs = [state["seq"]]
+    # seat 1 leads the first trick, seat 2 follows: the bots move on their own
+    while True:
+        state = await receive(comm)
+        seqs.append(state["seq"])
+        if 0 in state["to_act"]:
+            break
+    assert seqs == list(range(1, seqs[-1] + 1))
+    kinds = await db(list)(Action.objects.filter(table=table).values_list("kind", flat=True))
+    assert kinds[:2] == ["player", "player"] and set(kinds[2:]) == {"bot"}
+    await comm.disconnect()
