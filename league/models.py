@@ -278,3 +278,110 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.event}"
+
+
+# --- ratings (see docs/ratings.md) -------------------------------------------------------------
+
+
+class RatingGame(models.Model):
+    """One row per rated game: the lock that keeps a game's rating updates in finish order.
+
+    Every writer of a game's ratings holds this row `SELECT … FOR UPDATE` for its transaction,
+    so two workers never rate two matches of the same game from the same stale ratings.
+    """
+
+    game = models.CharField(max_length=32, primary_key=True)
+
+    def __str__(self) -> str:
+        return self.game
+
+
+class RatedMatch(models.Model):
+    """One finished match as the ratings see it: an event fixture's counting result, or a
+    friendly table. Written by `league.ratings`; `rated_at` is set by the claim that rates it."""
+
+    game = models.CharField(max_length=32)
+    finished_at = models.DateTimeField()
+    fixture = models.OneToOneField(
+        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="rated_match"
+    )
+    result = models.ForeignKey(
+        Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    table_ref = models.CharField(max_length=64, blank=True)
+    players = models.JSONField(help_text="player ids in seat order")
+    payouts = models.JSONField(help_text="total payouts in seat order")
+    forfeited_seats = models.JSONField(default=list, blank=True)
+    ranks = models.JSONField(help_text="finishing place per seat, 1 = best, ties share")
+    counts = models.BooleanField(default=True, help_text="false: no deal was completed")
+    revision = models.PositiveIntegerField(default=0, help_text="bumped when the input changes")
+    rated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "finished_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_ref"],
+                condition=Q(fixture__isnull=True) & ~Q(table_ref=""),
+                name="one_rated_match_per_friendly_table",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["game", "finished_at", "id"], name="rated_match_order"),
+            models.Index(fields=["game", "rated_at"], name="rated_match_pending"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} match {self.pk} at {self.finished_at:%Y-%m-%d %H:%M}"
+
+
+class Rating(models.Model):
+    """A player's current rating in one game (variants share it)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3*sigma, the displayed rating")
+    games = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "-ordinal", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_game")
+        ]
+        indexes = [models.Index(fields=["game", "-ordinal"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game}: {self.ordinal:.2f}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating right after one rated match, with their seat and place in it."""
+
+    match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    game = models.CharField(max_length=32)
+    at = models.DateTimeField(help_text="the match's finish time")
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    payout = models.IntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    ordinal_before = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["player", "game", "at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="one_change_per_match")
+        ]
+        indexes = [
+            models.Index(fields=["player", "game", "at"], name="rating_history_player"),
+            models.Index(fields=["game", "at"], name="rating_history_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game} after match {self.match_id}: {self.ordinal:.2f}"

@@ -15,3 +15,19 @@ def recompute_standings(event_id: int) -> int:
     if event is None:
         return 0
     return len(refresh_standings(event))
+
+
+@shared_task(name="league.rate_result")
+def rate_result(result_id: int) -> int:
+    """Rate (or, after a correction, re-rate) the fixture of this result; idempotent."""
+    from league.ratings.services import rate_result as rate
+
+    return rate(result_id)
+
+
+@shared_task(name="league.rate_matches")
+def rate_matches(game: str) -> int:
+    """Rate the game's pending matches in finish order; running it again rates nothing."""
+    from league.ratings.services import rate_game
+
+    return rate_game(game)

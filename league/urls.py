@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league import views, views_organizer
+from league import views, views_organizer, views_ratings
 
 app_name = "league"
 
@@ -33,4 +33,6 @@ urlpatterns = [
     path("events/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("events/<slug:slug>/ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("ratings/", views_ratings.ratings_index, name="ratings_index"),
+    path("ratings/<str:game>/", views_ratings.ratings_leaderboard, name="ratings"),
 ]

@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, render
 
 from gameplay import api as gameplay
 from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
+from league.ratings.queries import player_rating_sections
+from league.ratings.services import rating_then
 from league.services.permissions import can_manage, can_see
 from league.services.standings import standings_rows
 from league.standings import get_tiebreak
@@ -38,7 +40,12 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    entries = Entry.objects.filter(event=event).select_related("player")
+    # Entries made before ratings were stamped show the rating the player had then (history).
+    entries = (
+        Entry.objects.filter(event=event)
+        .select_related("player")
+        .annotate(rating_then=rating_then(event.game))
+    )
     rounds = event.round_set.annotate(
         n_fixtures=Count("fixtures", distinct=True),
         n_results=Count("fixtures__results", filter=Q(fixtures__results__current=True)),
@@ -166,10 +173,23 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+def _final_position(entry: Entry) -> dict[str, int] | None:
+    """The player's place in the event's standings snapshot (final once the event is closed)."""
+    snapshot = getattr(entry.event, "standings", None)
+    if snapshot is None:
+        return None
+    for row in snapshot.rows:
+        if row["player_id"] == entry.player_id:
+            return {"rank": row["rank"], "of": len(snapshot.rows)}
+    return None
+
+
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     visible = Q(event__visibility=Event.Visibility.PUBLISHED)
-    entries = Entry.objects.filter(visible, player=player).select_related("event")
+    entries = Entry.objects.filter(visible, player=player).select_related(
+        "event", "event__standings"
+    )
     payouts = (
         LedgerEntry.objects.filter(visible, player=player)
         .values("fixture_id", "event__slug", "event__name", "round__number", "fixture__number")
@@ -187,8 +207,22 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         .values("event_id")
         .annotate(total=Sum("payout"))
     }
-    events = [{"entry": e, "total": totals.get(e.event_id, 0)} for e in entries]
-    context = {"player": player, "events": events, "history": history}
+    names = dict(gameplay.game_choices())
+    events = [
+        {
+            "entry": e,
+            "game_name": names.get(e.event.game, e.event.game),
+            "total": totals.get(e.event_id, 0),
+            "position": _final_position(e),
+        }
+        for e in entries
+    ]
+    context = {
+        "player": player,
+        "events": events,
+        "history": history,
+        **player_rating_sections(player),
+    }
     return render(request, "league/player_detail.html", context)
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import views
+from league.api import ratings, views
 
 app_name = "league-api"
 
@@ -45,4 +45,8 @@ urlpatterns = [
     path(f"{EVENT}standings/", views.Standings.as_view(), name="standings"),
     path("players/", views.PlayerList.as_view(), name="players"),
     path("players/<int:player_id>/", views.PlayerDetail.as_view(), name="player"),
+    path(
+        "players/<int:player_id>/ratings/", ratings.PlayerRatings.as_view(), name="player-ratings"
+    ),
+    path("ratings/<str:game>/", ratings.GameRatings.as_view(), name="ratings"),
 ]

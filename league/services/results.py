@@ -9,6 +9,7 @@ from django.db import transaction
 from gameplay import api as gameplay
 from league.errors import LeagueError, LeagueFault
 from league.models import Fixture, LedgerEntry, Result, Round
+from league.ratings.services import queue_ratings
 from league.services.events import require_open
 from league.services.standings import touch_standings
 
@@ -123,6 +124,7 @@ def record_result(
     )
     write_ledger(result)
     touch_standings(event.pk)
+    queue_ratings(result)
     return result
 
 

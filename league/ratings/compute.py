@@ -1,0 +1,118 @@
+"""Pure rating arithmetic: finishing order, which matches count, one openskill update.
+
+No ORM and no Django import: the service loads matches as `MatchInput`s and current ratings as
+`RatingState`s, calls `rate_match` in match-finish order and writes what it returns. A full
+recomputation (`replay`) is the same function applied to the same inputs in the same order, so
+it gives the same floats as the incremental path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+# The openskill model class, with its default parameters (mu 25, sigma 25/3, beta 25/6,
+# tau 25/300). Anyone can recompute a rating from the stored history with `MODEL()`.
+MODEL = PlackettLuce
+MODEL_NAME = MODEL.__name__
+
+
+@cache
+def model() -> Any:
+    return MODEL()
+
+
+@dataclass(frozen=True)
+class RatingState:
+    """A player's rating in one game after `games` rated matches."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The displayed rating: mu - 3*sigma (openskill's `ordinal()`), 0 for a newcomer."""
+        return self.mu - 3 * self.sigma
+
+
+def initial_state() -> RatingState:
+    m = model()
+    return RatingState(mu=m.mu, sigma=m.sigma, games=0)
+
+
+@dataclass(frozen=True)
+class MatchInput:
+    """One finished match that counts: players and total payouts in seat order."""
+
+    players: tuple[int, ...]
+    payouts: tuple[int, ...]
+    forfeited_seats: frozenset[int] = frozenset()
+
+
+def deals_completed(scored: Mapping[str, Any]) -> int:
+    """Deals played to their end: an unfinished match's last deal was cut short."""
+    return len(scored.get("deals") or []) - (0 if scored.get("complete") else 1)
+
+
+def counts_for_ratings(scored: Mapping[str, Any], players: Sequence[int]) -> bool:
+    """A match rates if at least one deal was completed (a forfeit after the first deal counts)
+    and every seat is a different player (the same bot in two seats says nothing about skill)."""
+    return deals_completed(scored) >= 1 and len(players) >= 2 and len(set(players)) == len(players)
+
+
+def finishing_ranks(payouts: Sequence[int], forfeited_seats: Iterable[int] = ()) -> list[int]:
+    """Place per seat, 1 = best: by total payout, ties share a place ("1, 1, 3").
+
+    A forfeiting seat finishes below every seat that did not forfeit, as in the standings.
+    """
+    forfeited = set(forfeited_seats)
+    keys = [(seat not in forfeited, payout) for seat, payout in enumerate(payouts)]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def rate_match(states: Sequence[RatingState], ranks: Sequence[int]) -> list[RatingState]:
+    """The ratings after one match, seat by seat: openskill with each player a one-person team.
+
+    Mediatore's 2 v 2 sides are not teams here: the partner is secret and changes from deal to
+    deal, so a match has no fixed sides (see docs/ratings.md).
+    """
+    m = model()
+    teams = [[m.rating(mu=s.mu, sigma=s.sigma)] for s in states]
+    rated = m.rate(teams, ranks=list(ranks))
+    return [
+        RatingState(mu=team[0].mu, sigma=team[0].sigma, games=state.games + 1)
+        for team, state in zip(rated, states)
+    ]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One player's rating after one match of a replay."""
+
+    match_index: int
+    player: int
+    seat: int
+    rank: int
+    before: RatingState
+    after: RatingState
+
+
+def replay(
+    matches: Iterable[MatchInput], start: Mapping[int, RatingState] | None = None
+) -> tuple[dict[int, RatingState], list[Change]]:
+    """Rate matches in the given (finish) order from `start` (default: everyone new)."""
+    states = dict(start or {})
+    changes: list[Change] = []
+    for index, match in enumerate(matches):
+        before = [states.get(p) or initial_state() for p in match.players]
+        ranks = finishing_ranks(match.payouts, match.forfeited_seats)
+        after = rate_match(before, ranks)
+        for seat, player in enumerate(match.players):
+            states[player] = after[seat]
+            changes.append(Change(index, player, seat, ranks[seat], before[seat], after[seat]))
+    return states, changes

@@ -1,0 +1,409 @@
+"""The thin layer around `compute`: load matches and ratings, rate in finish order, write rows.
+
+Inputs are `RatedMatch` rows: one per event fixture with a counting result (re-read from the
+fixture's current `Result` on every new version) and one per rated friendly table (written from
+the `match_finished` signal). Every change of a game's ratings happens while holding that game's
+`RatingGame` row lock, in match-finish order (`finished_at`, then id). A match that arrives
+late, or a corrected result, rewinds the game to just before that match and re-rates every
+match from there on, so the stored ratings always equal a full recomputation.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import F, Min, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from league.models import (
+    Entry,
+    Event,
+    Fixture,
+    Player,
+    RatedMatch,
+    Rating,
+    RatingGame,
+    RatingHistory,
+    Result,
+    Seat,
+)
+from league.ratings.compute import (
+    RatingState,
+    counts_for_ratings,
+    finishing_ranks,
+    initial_state,
+    rate_match,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def provisional_games() -> int:
+    """Below this many rated games a player is provisional (listed apart on the leaderboard)."""
+    return int(getattr(settings, "RATING_PROVISIONAL_GAMES", 10))
+
+
+# --- scheduling (called from other services; side effects after commit, carrying ids) ----------
+
+
+def queue_ratings(result: Result) -> None:
+    """Rate (or re-rate) the fixture of this new result version once the transaction commits."""
+    from league.tasks import rate_result
+
+    result_id = result.pk
+    transaction.on_commit(lambda: rate_result.delay(result_id))
+
+
+def queue_game(game: str) -> None:
+    from league.tasks import rate_matches
+
+    transaction.on_commit(lambda: rate_matches.delay(game))
+
+
+# --- the lock and the order ---------------------------------------------------------------------
+
+
+def lock_game(game: str) -> None:
+    """Hold the game's rating lock until the end of the transaction (call inside one)."""
+    RatingGame.objects.get_or_create(game=game)
+    RatingGame.objects.select_for_update().get(game=game)
+
+
+def from_match(match: RatedMatch, *, field: str = "") -> Q:
+    """Everything at or after `match` in finish order (on RatedMatch, or via `field`__)."""
+    at, pk = ("at", "match_id") if field else ("finished_at", "pk")
+    return Q(**{f"{at}__gt": match.finished_at}) | Q(
+        **{at: match.finished_at, f"{pk}__gte": match.pk}
+    )
+
+
+# --- inputs: fixtures ---------------------------------------------------------------------------
+
+
+def sync_fixtures(fixture_ids: Iterable[int]) -> list[str]:
+    """Make each fixture's RatedMatch reflect its counting result; returns the games touched.
+
+    The match keeps the finish time of the fixture's first result, so a correction re-rates it
+    in its original place. A changed input gets a new revision and waits to be rated again.
+    """
+    ids = list(fixture_ids)
+    if not ids:
+        return []
+    first_at = dict(
+        Result.objects.filter(fixture_id__in=ids)
+        .values("fixture_id")
+        .annotate(first=Min("entered_at"))
+        .values_list("fixture_id", "first")
+    )
+    current = {
+        r["fixture_id"]: r
+        for r in Result.objects.filter(fixture_id__in=ids, current=True).values(
+            "pk", "fixture_id", "scored", "forfeited_seats", "fixture__round__event__game"
+        )
+    }
+    seats: dict[int, list[int]] = {}
+    for fixture_id, player_id in (
+        Seat.objects.filter(fixture_id__in=ids)
+        .order_by("fixture_id", "number")
+        .values_list("fixture_id", "player_id")
+    ):
+        seats.setdefault(fixture_id, []).append(player_id)
+    table_refs = dict(Fixture.objects.filter(pk__in=ids).values_list("pk", "table_ref"))
+    existing = {m.fixture_id: m for m in RatedMatch.objects.filter(fixture_id__in=ids)}
+    games = set()
+    for fixture_id, result in current.items():
+        players = seats.get(fixture_id, [])
+        scored = result["scored"]
+        payouts = list(scored["totals"]["payouts"])
+        forfeited = sorted(result["forfeited_seats"] or [])
+        fields = {
+            "game": result["fixture__round__event__game"],
+            "finished_at": first_at[fixture_id],
+            "result_id": result["pk"],
+            "table_ref": table_refs.get(fixture_id, ""),
+            "players": players,
+            "payouts": payouts,
+            "forfeited_seats": forfeited,
+            "ranks": finishing_ranks(payouts, forfeited),
+            "counts": counts_for_ratings(scored, players),
+        }
+        match = existing.get(fixture_id)
+        if match is None:
+            RatedMatch.objects.create(fixture_id=fixture_id, **fields)
+        elif any(getattr(match, k) != v for k, v in fields.items()):
+            RatedMatch.objects.filter(pk=match.pk).update(
+                **fields, revision=F("revision") + 1, rated_at=None
+            )
+        else:
+            continue
+        games.add(fields["game"])
+    return sorted(games)
+
+
+@transaction.atomic
+def rate_result(result_id: int) -> int:
+    """Rate the fixture of a result (first result or correction); idempotent. Returns the
+    number of matches rated (0 when a later version or another worker got there first)."""
+    row = (
+        Result.objects.filter(pk=result_id)
+        .values("fixture_id", "fixture__round__event__game")
+        .first()
+    )
+    if row is None:
+        return 0
+    game = row["fixture__round__event__game"]
+    lock_game(game)
+    sync_fixtures([row["fixture_id"]])
+    return rate_pending(game)
+
+
+# --- inputs: friendly tables --------------------------------------------------------------------
+
+
+def bot_player(name: str) -> Player:
+    """The bot player called `name`, made on first use. A person's name never becomes a bot's:
+    if a person has it, the bot plays as "<name> [bot]"."""
+    name = name.strip() or "Bot"
+    candidate, n = name, 1
+    while True:
+        # get_or_create re-reads the row if another process creates it at the same moment.
+        player, _ = Player.objects.get_or_create(name=candidate, defaults={"is_bot": True})
+        if player.is_bot:
+            return player
+        n += 1
+        candidate = f"{name} [bot]" if n == 2 else f"{name} [bot {n}]"
+
+
+def seat_players(seats: Sequence[dict[str, Any]]) -> list[Player]:
+    """League players for a table's seats, in seat order: accounts and bots."""
+    from league.services.events import player_for_user
+
+    ordered = sorted(seats, key=lambda s: s["seat"])
+    users = get_user_model().objects.in_bulk([s["user_id"] for s in ordered if s.get("user_id")])
+    players = []
+    for seat in ordered:
+        if seat.get("user_id"):
+            players.append(player_for_user(users[seat["user_id"]]))
+        else:
+            players.append(bot_player(seat.get("bot") or "Bot"))
+    return players
+
+
+def record_friendly_match(
+    *,
+    table_ref: str,
+    result: dict[str, Any],
+    seats: Sequence[dict[str, Any]],
+    rated: bool,
+    finished_at: datetime,
+    forfeited_seats: Sequence[int] | None = None,
+) -> RatedMatch | None:
+    """Note a finished friendly table for rating and rate it after commit.
+
+    Ignored: unrated tables and tables of event fixtures (those are rated through their
+    `Result`). Receiving the same table twice changes nothing.
+    """
+    if not rated or not table_ref:
+        return None
+    if Fixture.objects.filter(table_ref=table_ref).exists():
+        return None
+    if RatedMatch.objects.filter(table_ref=table_ref, fixture__isnull=True).exists():
+        return None
+    game = result["game"]
+    if forfeited_seats is None:
+        forfeited_seats = result.get("forfeited") or []
+    forfeited = sorted(forfeited_seats)
+    payouts = list(result["totals"]["payouts"])
+    with transaction.atomic():
+        players = [p.pk for p in seat_players(seats)]
+        try:
+            with transaction.atomic():
+                match = RatedMatch.objects.create(
+                    game=game,
+                    finished_at=finished_at,
+                    table_ref=table_ref,
+                    players=players,
+                    payouts=payouts,
+                    forfeited_seats=forfeited,
+                    ranks=finishing_ranks(payouts, forfeited),
+                    counts=counts_for_ratings(result, players),
+                )
+        except IntegrityError:  # the same table announced twice, concurrently
+            return None
+        queue_game(game)
+    return match
+
+
+# --- rating ---------------------------------------------------------------------------------------
+
+
+def rewind(game: str, first: RatedMatch) -> None:
+    """Undo the ratings of `first` and every later match of the game (they become pending),
+    putting each player back to their rating just before. Hold the game's lock."""
+    later = RatedMatch.objects.filter(game=game).filter(from_match(first))
+    changes = RatingHistory.objects.filter(game=game).filter(from_match(first, field="match"))
+    affected = set(changes.values_list("player_id", flat=True))
+    changes.delete()
+    later.update(rated_at=None)
+    if not affected:
+        return
+    last_change = RatingHistory.objects.filter(game=game, player_id=OuterRef("player_id"))
+    ratings = list(
+        Rating.objects.filter(game=game, player_id__in=affected).annotate(
+            last_id=Subquery(last_change.order_by("-at", "-match_id").values("pk")[:1])
+        )
+    )
+    lasts = RatingHistory.objects.in_bulk([r.last_id for r in ratings if r.last_id])
+    gone, kept = [], []
+    for rating in ratings:
+        last = lasts.get(rating.last_id)
+        if last is None:
+            gone.append(rating.pk)
+            continue
+        rating.mu, rating.sigma, rating.ordinal = last.mu, last.sigma, last.ordinal
+        rating.games, rating.last_played_at = last.games, last.at
+        kept.append(rating)
+    Rating.objects.filter(pk__in=gone).delete()
+    Rating.objects.bulk_update(kept, ["mu", "sigma", "ordinal", "games", "last_played_at"])
+
+
+def rate_pending(game: str) -> int:
+    """Rate the game's pending matches in finish order; returns how many were rated.
+
+    Hold the game's lock (`lock_game`) in the same transaction. Each match is claimed with a
+    conditional UPDATE on (not yet rated, same revision), so a match whose input changed since
+    it was read, or that someone else rated, is skipped rather than rated twice or stale.
+    """
+    pending = list(
+        RatedMatch.objects.filter(game=game, rated_at__isnull=True).order_by("finished_at", "id")
+    )
+    if not pending:
+        return 0
+    later = RatingHistory.objects.filter(game=game).filter(from_match(pending[0], field="match"))
+    if later.exists():
+        rewind(game, pending[0])
+        pending = list(
+            RatedMatch.objects.filter(game=game, rated_at__isnull=True).order_by(
+                "finished_at", "id"
+            )
+        )
+    ids = {p for match in pending if match.counts for p in match.players}
+    ratings = {r.player_id: r for r in Rating.objects.filter(game=game, player_id__in=ids)}
+    states = {pid: RatingState(mu=r.mu, sigma=r.sigma, games=r.games) for pid, r in ratings.items()}
+    last_at: dict[int, datetime] = {}
+    history: list[RatingHistory] = []
+    now = timezone.now()
+    rated = 0
+    for match in pending:
+        claimed = RatedMatch.objects.filter(
+            pk=match.pk, rated_at__isnull=True, revision=match.revision
+        ).update(rated_at=now)
+        if not claimed:
+            continue
+        rated += 1
+        if not match.counts:
+            continue
+        before = [states.get(p) or initial_state() for p in match.players]
+        after = rate_match(before, match.ranks)
+        for seat, player_id in enumerate(match.players):
+            states[player_id] = after[seat]
+            last_at[player_id] = match.finished_at
+            history.append(
+                RatingHistory(
+                    match=match,
+                    player_id=player_id,
+                    game=game,
+                    at=match.finished_at,
+                    seat=seat,
+                    rank=match.ranks[seat],
+                    payout=match.payouts[seat],
+                    mu=after[seat].mu,
+                    sigma=after[seat].sigma,
+                    ordinal=after[seat].ordinal,
+                    ordinal_before=before[seat].ordinal,
+                    games=after[seat].games,
+                )
+            )
+    RatingHistory.objects.bulk_create(history, batch_size=1000)
+    new, changed = [], []
+    for player_id, at in last_at.items():
+        state = states[player_id]
+        rating = ratings.get(player_id) or Rating(player_id=player_id, game=game)
+        rating.mu, rating.sigma, rating.ordinal = state.mu, state.sigma, state.ordinal
+        rating.games, rating.last_played_at = state.games, at
+        (changed if rating.pk else new).append(rating)
+    Rating.objects.bulk_create(new, batch_size=1000)
+    Rating.objects.bulk_update(
+        changed, ["mu", "sigma", "ordinal", "games", "last_played_at"], batch_size=1000
+    )
+    return rated
+
+
+@transaction.atomic
+def rate_game(game: str) -> int:
+    """Rate whatever of the game is pending (the task behind friendly tables); idempotent."""
+    lock_game(game)
+    return rate_pending(game)
+
+
+def rated_games() -> list[str]:
+    """Every game with a rated match or an event result."""
+    games = set(RatedMatch.objects.values_list("game", flat=True).distinct())
+    games |= set(
+        Event.objects.filter(round_set__fixtures__results__current=True)
+        .values_list("game", flat=True)
+        .distinct()
+    )
+    return sorted(games)
+
+
+@transaction.atomic
+def recompute(game: str) -> int:
+    """Rebuild a game's ratings from history: re-read every fixture's counting result, forget
+    all ratings and rate every match again in finish order. Returns the matches rated."""
+    lock_game(game)
+    fixtures = Fixture.objects.filter(round__event__game=game, results__current=True).values_list(
+        "pk", flat=True
+    )
+    sync_fixtures(fixtures)
+    RatingHistory.objects.filter(game=game).delete()
+    Rating.objects.filter(game=game).delete()
+    RatedMatch.objects.filter(game=game).update(rated_at=None)
+    return rate_pending(game)
+
+
+# --- ratings at entry -----------------------------------------------------------------------------
+
+
+def stamp_rating_at_entry(entry: Entry) -> float | None:
+    """Store the player's current rating in the event's game as the entry's rating at entry
+    (the displayed ordinal; None while unrated). Call it right after creating the entry."""
+    game = Event.objects.filter(pk=entry.event_id).values_list("game", flat=True).get()
+    ordinal = (
+        Rating.objects.filter(player_id=entry.player_id, game=game)
+        .values_list("ordinal", flat=True)
+        .first()
+    )
+    if ordinal is not None:
+        Entry.objects.filter(pk=entry.pk, rating_at_entry__isnull=True).update(
+            rating_at_entry=ordinal
+        )
+        entry.rating_at_entry = ordinal
+    return ordinal
+
+
+def rating_then(game: str) -> Subquery:
+    """For an Entry queryset: the player's rating in `game` when they entered (from history)."""
+    return Subquery(
+        RatingHistory.objects.filter(
+            player_id=OuterRef("player_id"), game=game, at__lte=OuterRef("created_at")
+        )
+        .order_by("-at", "-match_id")
+        .values("ordinal")[:1]
+    )

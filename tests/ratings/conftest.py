@@ -1,0 +1,131 @@
+"""Personas from the league tests, plus a way to finish friendly tables and expected ratings.
+
+`friendly(...)` announces a finished table the way gameplay does (the `match_finished` signal,
+after commit) with a made-up table_ref; `expected_ratings(...)` recomputes with openskill
+directly, independently of league.ratings, from (players, payouts) in finish order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from itertools import count
+
+import pytest
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from gameplay import api as gameplay
+from tests.league.conftest import alice, bob, charlie, make_event, play_round  # noqa: F401
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def scored(game: str, payouts: Sequence[int], *, deals: int = 1, complete: bool = True) -> dict:
+    """A score_record-shaped result with these total payouts (the deals split them evenly)."""
+    per_deal = [[p // deals for p in payouts] for _ in range(deals)]
+    best = max(payouts)
+    return {
+        "game": game,
+        "complete": complete,
+        "deals": [
+            {"dealer": n % len(payouts), "scores": [0] * len(payouts), "payouts": d}
+            for n, d in enumerate(per_deal)
+        ],
+        "totals": {"scores": [0] * len(payouts), "payouts": list(payouts)},
+        "winners": [s for s, p in enumerate(payouts) if p == best],
+    }
+
+
+@pytest.fixture
+def friendly(django_capture_on_commit_callbacks) -> Callable[..., str]:
+    refs = count(1)
+
+    def finish(
+        seats: Sequence[object],
+        payouts: Sequence[int],
+        *,
+        game: str = "saichugen",
+        at: datetime | None = None,
+        rated: bool = True,
+        ref: str | None = None,
+        deals: int = 1,
+        complete: bool = True,
+        forfeited: Sequence[int] = (),
+    ) -> str:
+        """Announce a finished table; a seat is a user (person) or a str (a bot's name)."""
+        ref = ref or f"fake-{next(refs)}"
+        seat_rows = [
+            {"seat": n, "user_id": None, "bot": who}
+            if isinstance(who, str)
+            else {"seat": n, "user_id": who.pk, "bot": None}
+            for n, who in enumerate(seats)
+        ]
+        result = scored(game, payouts, deals=deals, complete=complete)
+        if forfeited:
+            result["forfeited"] = list(forfeited)
+        with django_capture_on_commit_callbacks(execute=True):
+            gameplay.match_finished.send(
+                sender=None,
+                table_ref=ref,
+                result=result,
+                seats=seat_rows,
+                rated=rated,
+                finished_at=at or timezone.now(),
+                forfeited_seats=list(forfeited),
+            )
+        return ref
+
+    return finish
+
+
+@pytest.fixture
+def users(db) -> Callable[[int], list]:
+    from django.contrib.auth import get_user_model
+
+    def make(n: int, prefix: str = "user") -> list:
+        model = get_user_model()
+        return [model.objects.create_user(f"{prefix}{i}", password="pw") for i in range(n)]
+
+    return make
+
+
+def places(payouts: Sequence[int], forfeited: Sequence[int] = ()) -> list[int]:
+    keys = [(s not in forfeited, p) for s, p in enumerate(payouts)]
+    return [1 + sum(o > k for o in keys) for k in keys]
+
+
+def expected_ratings(
+    matches: Sequence[tuple[Sequence[int], Sequence[int]]],
+) -> dict[int, tuple[float, float, int]]:
+    """openskill's own numbers: {player: (mu, sigma, games)} after the matches, in order."""
+    model = PlackettLuce()
+    ratings: dict[int, object] = {}
+    games: dict[int, int] = {}
+    for players, payouts in matches:
+        teams = [[ratings.get(p) or model.rating()] for p in players]
+        new = model.rate(teams, ranks=places(payouts))
+        for p, team in zip(players, new):
+            ratings[p] = team[0]
+            games[p] = games.get(p, 0) + 1
+    return {p: (r.mu, r.sigma, games[p]) for p, r in ratings.items()}
+
+
+def fixture_matches(game: str) -> list[tuple[list[int], list[int]]]:
+    """Each fixture's counting result as (players, payouts), in order of its first result."""
+    from league.models import Fixture
+
+    rows = []
+    for fixture in Fixture.objects.filter(round__event__game=game, results__current=True):
+        results = sorted(fixture.results.all(), key=lambda r: r.version)
+        current = next(r for r in results if r.current)
+        players = [s.player_id for s in fixture.seats.order_by("number")]
+        rows.append(
+            ((results[0].entered_at, results[0].pk), players, current.scored["totals"]["payouts"])
+        )
+    rows.sort(key=lambda r: r[0])
+    return [(players, payouts) for _, players, payouts in rows]
+
+
+def later(base: datetime, minutes: int) -> datetime:
+    return base + timedelta(minutes=minutes)
