@@ -58,6 +58,7 @@ class EventForm(forms.ModelForm):
             "bye_match_points",
             "seconds_per_move",
             "on_timeout",
+            "play_online",
             "allow_spectators",
             "seed",
         ]

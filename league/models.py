@@ -87,6 +87,9 @@ class Event(models.Model):
     on_timeout = models.CharField(
         max_length=8, choices=Timeout.choices, default=Timeout.DEFAULT_ACTION
     )
+    play_online = models.BooleanField(
+        default=True, help_text="publishing a round opens an online table for each fixture"
+    )
     allow_spectators = models.BooleanField(default=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.DRAFT

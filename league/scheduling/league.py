@@ -10,8 +10,9 @@ from those alone, and an event of R rounds plays its first R. It is built in cyc
 - Otherwise the first cycle is grown one round at a time by tabu search for as long as no
   pair has to meet twice; later cycles of the same length are searched to keep meetings even.
 
-Seats are assigned round by round to keep each player's seat counts level; byes rotate
-through a seeded order, so bye counts never differ by more than one.
+Seats are assigned in blocks of k rounds (k = table size) so that, when nobody sits out,
+every player takes every seat once per block (seating.seat_block); byes rotate through a
+seeded order, so bye counts never differ by more than one.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from league.scheduling import local_search
 from league.scheduling.designs import design_rounds
 from league.scheduling.leftovers import table_sizes
 from league.scheduling.records import PlayerId, RoundPlan
-from league.scheduling.seating import rebalance, record_seats, seat_round
+from league.scheduling.seating import seat_block
 from league.scheduling.validation import check_event
 
 # Rounds a searched first cycle may grow to; bigger fields rarely need search at all and
@@ -33,8 +34,9 @@ _MAX_SEARCHED_CYCLE = 24
 # Annealing steps per player and search; about a second for 32 players (see docs).
 _ITERATIONS_PER_PLAYER = 15000
 _MAX_ITERATIONS = 500_000
-# Whole-cycle seat rebalancing costs O(rounds^2 * players); beyond this greedy seating only.
-_MAX_REBALANCED_PLAYERS = 40
+# Seat repair steps per block (only fields with byes need any; see seating.seat_block).
+_SEAT_STEPS_PER_PLAYER = 200
+_MAX_SEAT_STEPS = 20_000
 
 
 def build_league_schedule(
@@ -78,7 +80,7 @@ class _Sequence:
     """Lazily generated rounds of one event; cached because plan_round asks for them often."""
 
     def __init__(self, ids: tuple[PlayerId, ...], k: int, leftover: str, seed: int):
-        self.ids, self.k, self.leftover = ids, k, leftover
+        self.ids, self.k, self.leftover, self.seed = ids, k, leftover, seed
         n = len(ids)
         self.n = n
         self.rng = Random(f"league:{seed}:{n}:{k}:{leftover}")
@@ -96,36 +98,55 @@ class _Sequence:
         self.counts = [[0] * n for _ in range(n)]
         self.seats: dict[PlayerId, list[int]] = {}
         self.plans: list[RoundPlan] = []
+        # Rounds generated (tables and byes, players as indices) but not seated yet.
+        self.pending: list[tuple[list[list[int | None]], list[int]]] = []
+        self.generated = 0
         self.cycle_length = 0
+        self.first_cycle_length = 0
 
     def first(self, rounds: int) -> list[RoundPlan]:
         while len(self.plans) < rounds:
-            self._extend()
+            self._seat_next_block()
         return self.plans[:rounds]
+
+    def _seat_next_block(self) -> None:
+        """Seat the next k rounds together (see seating.seat_block), generating as needed.
+
+        Blocks are aligned on round numbers, never on the number of rounds asked for, so a
+        shorter event is exactly the beginning of a longer one.
+        """
+        k = self.k
+        # With byes players fall out of step, and a block's last seats decide what the
+        # next block's first ones must be: look one block ahead (seated again next time).
+        window = 2 * k if self.n_byes else k
+        while len(self.pending) < window:
+            self._extend()
+        labelled = [
+            [
+                [None if p is None else self.ids[p] for p in t] + [None] * (k - len(t))
+                for t in tables
+            ]
+            for tables, _byes in self.pending[:window]
+        ]
+        block, self.pending = self.pending[:k], self.pending[k:]
+        index = len(self.plans) // k
+        rng = Random(f"league-seats:{self.seed}:{self.n}:{k}:{self.leftover}:{index}")
+        budget = min(_SEAT_STEPS_PER_PLAYER * self.n, _MAX_SEAT_STEPS)
+        seated = seat_block(labelled, self.seats, k, rng, budget, commit=k)
+        for tables, (_tables, byes) in zip(seated, block):
+            self.plans.append(RoundPlan(tuple(tables), tuple(sorted(self.ids[b] for b in byes))))
 
     def _extend(self) -> None:
         if self.design is not None:
             cycle = self._design_cycle()
-        elif not self.plans:
+        elif not self.generated:
             cycle = self._grow_first_cycle()
         else:
             cycle = self._searched_cycle()
-        before = {p: list(c) for p, c in self.seats.items()}
-        seated_cycle = []
-        for tables, _byes in cycle:
-            labelled = [
-                [None if p is None else self.ids[p] for p in t] + [None] * (self.k - len(t))
-                for t in tables
-            ]
-            seated_cycle.append(list(seat_round(labelled, self.seats, self.k)))
-        if self.n <= _MAX_REBALANCED_PLAYERS:
-            seated_cycle = rebalance(seated_cycle, before, self.k, self.rng)
-            self.seats = before
-            for tables in seated_cycle:
-                for table in tables:
-                    record_seats(table, self.seats, self.k)
-        for tables, (_tables, byes) in zip(seated_cycle, cycle):
-            self.plans.append(RoundPlan(tuple(tables), tuple(sorted(self.ids[b] for b in byes))))
+        if not self.generated:
+            self.first_cycle_length = len(cycle)
+        self.generated += len(cycle)
+        self.pending += cycle
 
     def _design_cycle(self) -> list[tuple[list[list[int | None]], list[int]]]:
         assert self.design is not None
@@ -182,7 +203,7 @@ class _Sequence:
 
     def _searched_cycle(self) -> list[tuple[list[list[int | None]], list[int]]]:
         n = self.n
-        start = len(self.plans)
+        start = self.generated
         block, byes_all = [], []
         counts = [row[:] for row in self.counts]
         for i in range(self.cycle_length):

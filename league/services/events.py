@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.models import Entry, Event, Player
+from league.ratings.services import stamp_rating_at_entry
 from league.services.standings import touch_standings
 from league.standings import validate_tiebreaks
 
@@ -111,6 +112,7 @@ def add_entry(event: Event, player: Player, *, checked_in: bool = False) -> Entr
     )
     if not created:
         raise LeagueError(f"{player.name} has already entered")
+    stamp_rating_at_entry(entry)
     touch_standings(event.pk)
     return entry
 

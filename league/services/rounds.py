@@ -230,5 +230,33 @@ def publish_round(round_: Round) -> Round:
         status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
     touch_standings(round_.event_id)  # byes count from publication
+    if round_.event.play_online:
+        open_tables(round_)
     round_.refresh_from_db()
     return round_
+
+
+def open_tables(round_: Round) -> None:
+    """An online table for every fixture whose people all have accounts to play with.
+
+    A fixture with a person who has no account stays over-the-table: its result is entered by
+    the organizer. Bots play their seats at the table by themselves.
+    """
+    event = round_.event
+    for fixture in round_.fixtures.prefetch_related("seats__player"):
+        seats = list(fixture.seats.all())
+        if any(not s.player.is_bot and s.player.user_id is None for s in seats):
+            continue
+        table_ref = gameplay.start_table(
+            event.game,
+            seats=[s.player.name if s.player.is_bot else s.player.user_id for s in seats],
+            names=[s.player.name for s in seats],
+            variant=event.variant,
+            n_deals=event.deals_per_match,
+            seed=event.seed * 100_003 + fixture.pk,
+            seconds_per_move=event.seconds_per_move,
+            on_timeout=event.on_timeout,
+            allow_spectators=event.allow_spectators,
+            rated=False,  # the league rates fixtures from their counted results
+        )
+        Fixture.objects.filter(pk=fixture.pk).update(table_ref=table_ref)

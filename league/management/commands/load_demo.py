@@ -79,6 +79,7 @@ class Command(BaseCommand):
                 event_services.add_entry(event, player, checked_in=True)
         while event.round_set.filter(status="published").count() < PLAYED_ROUNDS:
             self.play_round(event, organizer)
+        Event.objects.filter(pk=event.pk).update(play_online=True)
         return event
 
     def play_round(self, event: Event, organizer: Any) -> None:

@@ -1,0 +1,80 @@
+"""Published rounds open online tables; a finished table becomes the fixture's counted result."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gameplay.models import Table
+from gameplay.services import tables
+from league.models import LedgerEntry, Result
+from league.services import events as event_services
+from league.services import rounds as round_services
+from league.services.standings import standings_rows
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def league_of_people(alice, names, **fields):
+    event = event_services.create_event(
+        alice, name="Online cup", game="saichugen", rounds=1, deals_per_match=1, **fields
+    )
+    event_services.publish_event(event)
+    event.refresh_from_db()
+    for name in names:
+        user = get_user_model().objects.create_user(name, password="pw")
+        event_services.add_entry(event, event_services.player_for_user(user), checked_in=True)
+    return event
+
+
+def play_people_out(table_ref: str) -> None:
+    """Every person at the table plays what the clock would play for them, until the end."""
+    rng = random.Random(5)
+    for _ in range(500):
+        table = Table.objects.get(pk=table_ref)
+        if table.status == Table.Status.FINISHED:
+            return
+        match = tables.load_match(table)
+        seat = match.to_act()[0]
+        tables.play_action(table.id, seat, tables.default_action(match, seat, rng), table.seq)
+    raise AssertionError("the match did not end")
+
+
+def test_a_finished_online_table_counts_as_the_fixture_result(alice):
+    event = league_of_people(alice, ["ana", "ben", "cleo", "dario"], leftover="bot")
+    round_ = round_services.generate_round(event)
+    round_services.publish_round(round_)
+    fixtures = list(round_.fixtures.all())
+    assert len(fixtures) == 2  # four people and two bots
+    for fixture in fixtures:
+        assert fixture.table_ref
+        table = Table.objects.get(pk=fixture.table_ref)
+        seated = list(table.seats.order_by("number").values_list("name", flat=True))
+        assert seated == [s.player.name for s in fixture.seats.order_by("number")]
+        play_people_out(fixture.table_ref)
+
+        result = fixture.results.get(current=True)
+        assert result.source == Result.Source.ONLINE
+        assert result.scored == Table.objects.get(pk=fixture.table_ref).result
+        assert LedgerEntry.objects.filter(fixture=fixture).count() == 3
+    rows = standings_rows(event)
+    assert sum(r["total_payouts"] for r in rows) == 0
+    assert sum(r["matches_played"] for r in rows) == 6
+
+
+def test_a_person_without_an_account_keeps_the_fixture_over_the_table(alice):
+    event = league_of_people(alice, ["ana", "ben"], leftover="bot")
+    event_services.add_entry(event, event_services.find_or_create_player("zeno"), checked_in=True)
+    round_ = round_services.generate_round(event)
+    round_services.publish_round(round_)
+    assert round_.fixtures.get().table_ref == ""
+
+
+def test_an_event_played_over_the_table_opens_no_tables(alice):
+    event = league_of_people(alice, ["ana", "ben", "cleo"], play_online=False)
+    round_ = round_services.generate_round(event)
+    round_services.publish_round(round_)
+    assert round_.fixtures.get().table_ref == ""
+    assert not Table.objects.exists()
