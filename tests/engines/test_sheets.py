@@ -80,15 +80,23 @@ def test_schieberamsch_settles_each_pair_and_lowest_score_wins():
 @pytest.mark.parametrize(
     ("deal", "payouts"),
     [
-        ({"contract": "chiamo", "declarer": 0, "partner": 2, "won": True, "points": 6},
-         [5, -4, 3, -4]),
-        ({"contract": "mediatore", "declarer": 0, "giver": 1, "won": False, "points": 5},
-         [-22, 6, 8, 8]),
+        (
+            {"contract": "chiamo", "declarer": 0, "partner": 2, "won": True, "points": 6},
+            [5, -4, 3, -4],
+        ),
+        (
+            {"contract": "mediatore", "declarer": 0, "giver": 1, "won": False, "points": 5},
+            [-22, 6, 8, 8],
+        ),
         ({"contract": "solo", "declarer": 3, "won": True, "slam": True}, [-14, -14, -14, 42]),
-        ({"contract": "chiamo", "declarer": 0, "called_in_monte": True, "won": True},
-         [12, -4, -4, -4]),
-        ({"contract": "chiamo", "declarer": 0, "partner": 1, "won": False, "slam": True},
-         [-7, -5, 6, 6]),
+        (
+            {"contract": "chiamo", "declarer": 0, "called_in_monte": True, "won": True},
+            [12, -4, -4, -4],
+        ),
+        (
+            {"contract": "chiamo", "declarer": 0, "partner": 1, "won": False, "slam": True},
+            [-7, -5, 6, 6],
+        ),
     ],
 )
 def test_mediatore_worked_examples_from_the_stake_table(deal, payouts):
