@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import math
 import pstats
 import random
 import sys
@@ -76,7 +77,8 @@ def openspiel_playouts(seconds: float, seed: int = 1) -> tuple[int, float] | Non
         return None
     game = pyspiel.load_game("skat")
     rng = random.Random(seed)
-    rand = rng.random  # the same uniform pick the engines' random_move uses
+    rand = rng.random  # the same uniform pick the engines' random_move uses (floor of r * n)
+    floor = math.floor
     n = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -86,10 +88,10 @@ def openspiel_playouts(seconds: float, seed: int = 1) -> tuple[int, float] | Non
             while not s.is_terminal():
                 if s.is_chance_node():
                     outcomes = s.chance_outcomes()
-                    s.apply_action(outcomes[int(rand() * len(outcomes))][0])
+                    s.apply_action(outcomes[floor(rand() * len(outcomes))][0])
                 else:
                     legal = s.legal_actions()
-                    s.apply_action(legal[int(rand() * len(legal))])
+                    s.apply_action(legal[floor(rand() * len(legal))])
             s.returns()
         n += 100
         now = time.perf_counter()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import islice
 
 
 class Deck:
@@ -51,8 +52,7 @@ class Deck:
     def shuffled(self, rng: random.Random) -> list[int]:
         """A uniformly random order of the deck: sorting by i.i.d. random keys is twice as fast
         as ``random.shuffle`` in CPython and just as reproducible from a seeded ``rng``."""
-        random_ = rng.random
-        keys = [random_() for _ in self.code_of]
+        keys = list(islice(iter(rng.random, 2.0), len(self.code_of)))  # random() < 1.0 < 2.0
         return sorted(self.ids, key=keys.__getitem__)
 
 

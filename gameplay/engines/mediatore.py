@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
 from .base import Event, Match, event
@@ -53,8 +54,16 @@ FOLLOW: list[dict[int, tuple[int, ...]]] = [
     {k << (10 * s): tuple(10 * s + r for r in range(10) if k >> r & 1) for k in range(1 << 10)}
     for s in range(4)
 ]
-FOLLOW_ANY = {k: v for table in FOLLOW for k, v in table.items()}  # keys of the suits are disjoint
+# For random_move: the same tuples with their lengths, all suits in one dict (keys are disjoint).
+FOLLOW_ANY = {k: (v, len(v)) for table in FOLLOW for k, v in table.items()}
 SUIT_OF = [c // 10 for c in range(40)]
+SUIT_MASK_OF = [SUIT_MASK[c // 10] for c in range(40)]  # the suit a card's followers come from
+THIRDS2 = [[THIRDS[a] + THIRDS[b] for b in range(40)] for a in range(40)]  # two cards' thirds
+BID_MOVES = [("bid", c) for c in range(5)]
+# HIGHER[best][card]: the winner so far of a trick whose best card is ``best`` (of the suit led)
+# once ``card`` is played: ``card`` if of the same suit and higher (a lower int), else ``best``.
+HIGHER = [[y if y // 10 == x // 10 and y < x else x for y in range(40)] for x in range(40)]
+SEAT_AT = [[(leader + k) % 4 for k in range(4)] for leader in range(4)]  # (leader + offset) % 4
 OTHERS = [SUIT_MASK[c // 10] & ~(1 << c) for c in range(40)]  # the rest of a card's suit
 LOWS = [LOW_MASK[c // 10] for c in range(40)]
 _PASS = ("pass",)
@@ -107,7 +116,7 @@ def _sample(cards: list[int], k: int, rng: random.Random) -> tuple[int, ...]:
     n = len(pool)
     rand = rng.random
     for i in range(k):
-        j = i + int(rand() * (n - i))
+        j = i + floor(rand() * (n - i))
         pool[i], pool[j] = pool[j], pool[i]
     return tuple(sorted(pool[:k]))
 
@@ -283,13 +292,22 @@ class MediatoreMatch(Match):
         return {"dealer": self.dealer, "scores": [0, 0, 0, 0], "payouts": [0, 0, 0, 0]}
 
     def _final_winners(self) -> list[int]:
-        totals = [0, 0, 0, 0]
+        t0 = t1 = t2 = t3 = 0
         for r in self.results:
-            p = r["payouts"]
-            for i in range(4):
-                totals[i] += p[i]
-        best = max(totals)
-        return [i for i in range(4) if totals[i] == best]
+            a, b, c, d = r["payouts"]
+            t0 += a
+            t1 += b
+            t2 += c
+            t3 += d
+        best = max(t0, t1, t2, t3)
+        out = [0] if t0 == best else []
+        if t1 == best:
+            out.append(1)
+        if t2 == best:
+            out.append(2)
+        if t3 == best:
+            out.append(3)
+        return out
 
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:
@@ -357,14 +375,15 @@ class MediatoreMatch(Match):
 
     def random_move(self, seat: int, rng: random.Random) -> Any:
         phase = self.phase
-        if phase == PLAY:
-            hand = self.hands[seat]
+        if phase == 4:  # PLAY (a literal: this is the hot path of every playout)
             trick = self.trick
             if trick:
-                f = FOLLOW_ANY[self.masks[seat] & SUIT_MASK[SUIT_OF[trick[0]]]]
-                if f:
-                    return f[int(rng.random() * len(f))]
-                return hand[int(rng.random() * len(hand))]
+                f, n = FOLLOW_ANY[self.masks[seat] & SUIT_MASK_OF[trick[0]]]
+                if n:
+                    return f[floor(rng.random() * n)]
+                hand = self.hands[seat]
+                return hand[floor(rng.random() * len(hand))]
+            hand = self.hands[seat]
             mode = self.sigmode
             if mode == 2:
                 # Strict: every card has none and busso, plus volo and busso+volo when it is the
@@ -374,7 +393,7 @@ class MediatoreMatch(Match):
                 n4 = 4 * len(hand)
                 rand = rng.random
                 while True:
-                    k = int(rand() * n4)
+                    k = floor(rand() * n4)
                     card = hand[k >> 2]
                     j = k & 3
                     if j < 2:
@@ -385,19 +404,22 @@ class MediatoreMatch(Match):
                     if rest & LOWS[card]:
                         return card + (120 if j == 2 else 200)  # striscio, busso+striscio
             if mode == 0:
-                return hand[int(rng.random() * len(hand))]
-            k = int(rng.random() * 6 * len(hand))
+                return hand[floor(rng.random() * len(hand))]
+            k = floor(rng.random() * 6 * len(hand))
             return hand[k // 6] + 40 * (k % 6)
-        if phase == AUCTION:
-            options = self._bids(seat)
-            k = int(rng.random() * (len(options) + 1))
-            return _PASS if k == len(options) else ("bid", options[k])
+        if phase == AUCTION:  # uniform over pass and every higher bid (see _bids)
+            lowest = self.high + 1
+            if lowest == CHIAMO and not self._may_chiamo(seat):
+                lowest = MEDIATORE
+            n = 5 - lowest
+            k = floor(rng.random() * (n + 1))
+            return _PASS if k == n else BID_MOVES[lowest + k]
         if phase == CALL:
             hand = self.hands[seat]
             if self.contract == CHIAMO and self.variant["chiamo_threes_only"]:
                 return ("call", rng.choice(self._callable(seat)))
             while True:  # 31 of the 40 cards are not in the declarer's hand
-                card = int(rng.random() * 40)
+                card = floor(rng.random() * 40)
                 if card not in hand:
                     return ("call", card)
         hand = self.hands[seat]
@@ -407,7 +429,7 @@ class MediatoreMatch(Match):
             if self.giver < 0:
                 return ("exchange", _sample(hand, 4, rng), -1)
             five = list(_sample(hand, 5, rng))
-            give = five.pop(int(rng.random() * 5))
+            give = five.pop(floor(rng.random() * 5))
             return ("exchange", tuple(five), give)
         raise EngineFault(f"no move in phase {PHASES[phase]}")
 
@@ -429,29 +451,19 @@ class MediatoreMatch(Match):
         if len(trick) < 4:
             self.turn = NEXT[seat]
             return
+        # Trick complete: no trumps, the highest card of the suit led wins.
         a, b, c, d = trick
-        lo = a - a % 10
-        best = a
-        w = 0
-        if lo <= b < best:
-            best = b
-            w = 1
-        if lo <= c < best:
-            best = c
-            w = 2
-        if lo <= d < best:
-            w = 3
         leader = self.leader
-        w = (leader + w) % 4
+        w = SEAT_AT[leader][trick.index(HIGHER[HIGHER[HIGHER[a][b]][c]][d])]
         self.won[w] += 1
-        self.thirds[w] += THIRDS[a] + THIRDS[b] + THIRDS[c] + THIRDS[d]
+        self.thirds[w] += THIRDS2[a][b] + THIRDS2[c][d]
         self.tricks.append([leader, a, b, c, d, w, self.signal])
         self.signal = 0
         self.trick = []
         self.leader = self.turn = w
         if ev is not None:
             ev.append(event("trick", leader=leader, cards=DECK.codes((a, b, c, d)), winner=w))
-        if not self.hands[w]:
+        if not self.masks[w]:  # every hand empties on the same trick
             self._score(w, ev)
 
     def _play_events(self, seat: int, card: int, ev: list[Event]) -> None:
@@ -598,9 +610,10 @@ class MediatoreMatch(Match):
 
     def _start_play(self) -> None:
         bit = BIT.__getitem__
-        self.masks = [sum(map(bit, h)) for h in self.hands]
+        h0, h1, h2, h3 = self.hands
+        self.masks = [sum(map(bit, h0)), sum(map(bit, h1)), sum(map(bit, h2)), sum(map(bit, h3))]
         self.phase = PLAY
-        self.leader = self.turn = (self.dealer + 1) % 4
+        self.leader = self.turn = NEXT[self.dealer]
 
     def _settle(self, last: int) -> tuple[list[int], list[int], dict[str, Any]]:
         """Scores, payouts and how they came about, once the ninth trick is played."""
@@ -647,11 +660,53 @@ class MediatoreMatch(Match):
         }
         return scores, pay, outcome
 
+    def _scores(self, last: int) -> tuple[list[int], list[int]]:
+        """The scores and payouts of ``_settle`` without its outcome record: the fast path's
+        settlement (every playout ends here). The validated path checks it against ``_settle``."""
+        d = self.declarer
+        c = self.contract
+        thirds = self.thirds
+        won_tricks = self.won
+        side_thirds = thirds[d]
+        side_tricks = won_tricks[d]
+        partner = -1
+        if c == CHIAMO:
+            helper = partner = self.partner
+            if partner >= 0:
+                side_thirds += thirds[partner]
+                side_tricks += won_tricks[partner]
+        elif c == MEDIATORE:
+            helper = self.giver
+        else:
+            helper = -1
+        if last in (d, partner):
+            m = self.monte
+            side_thirds += THIRDS2[m[0]][m[1]] + THIRDS2[m[2]][m[3]] + LAST_TRICK
+        pay = payments(
+            c,
+            d,
+            helper,
+            helper < 0,
+            side_thirds >= 18,
+            side_tricks == 9 or side_tricks == 0,
+            self.variant["slam"],
+        )
+        side_pts = side_thirds // 3
+        def_pts = (TOTAL_THIRDS - side_thirds) // 3
+        scores = [def_pts, def_pts, def_pts, def_pts]
+        scores[d] = side_pts
+        if partner >= 0:
+            scores[partner] = side_pts
+        return scores, pay
+
     def _score(self, last: int, ev: list[Event] | None) -> None:
         """The ninth trick is played: settle the deal (a forced step, not an action)."""
-        scores, pay, outcome = self._settle(last)
+        scores, pay = self._scores(last)
         self.phase = OVER
         if ev is not None:
+            checked, checked_pay, outcome = self._settle(last)
+            if (checked, checked_pay) != (scores, pay):  # pragma: no cover - must agree
+                raise EngineFault(f"fast settlement {scores, pay} differs from {checked, pay}")
             ev.append(event("score", scores=scores, payouts=pay, **outcome))
         self._end_deal(self.dealer, scores, pay, ev)
         if self.finished:

@@ -6,6 +6,7 @@ Rules: /work/shared/rules/saichugen.md. One record deal = one game of 5 rounds o
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import Any
 
 from .base import Event, Match, event
@@ -139,7 +140,7 @@ class SaichugenMatch(Match):
 
     def random_move(self, seat: int, rng: random.Random) -> int:
         hand = self.hands[seat]
-        return hand[int(rng.random() * len(hand))]
+        return hand[floor(rng.random() * len(hand))]
 
     def play(self, seat: int, move: int, ev: list[Event] | None = None) -> None:
         self.hands[seat].remove(move)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
 from .base import Event, Match, event
@@ -49,6 +50,21 @@ WIN3 = [
     ]
     for a in range(32)
 ]
+# WIN[leader][a][b][c] for a trick a, b, c (in play order) led by ``leader``: the winner's seat in
+# the low two bits and the trick's card points above them (one lookup settles a trick).
+WIN = [
+    [
+        [
+            [
+                (leader + off) % 3 | (POINTS[a] + POINTS[b] + POINTS[c]) << 2
+                for c, off in enumerate(o)
+            ]
+            for b, o in enumerate(WIN3[a])
+        ]
+        for a in range(32)
+    ]
+    for leader in range(3)
+]
 # Follow sets without a scan: a hand is also kept as a bit mask, and FOLLOW[led][mask & GROUP[led]]
 # is the tuple of its cards that follow ``led`` (the plain suit without its jack, or the jacks).
 _GROUPS = [[c for c in range(32) if EFF[c] == led] for led in range(5)]
@@ -60,11 +76,21 @@ for _g in _GROUPS:
         _sub = tuple(c for i, c in enumerate(_g) if _k >> i & 1)
         _table[sum(1 << c for c in _sub)] = _sub
     FOLLOW.append(_table)
-FOLLOW_ANY = {k: v for table in FOLLOW for k, v in table.items()}  # the groups are disjoint
+# For random_move: the same tuples with their lengths, all groups in one dict (they are disjoint).
+FOLLOW_ANY = {k: (v, len(v)) for table in FOLLOW for k, v in table.items()}
 BIT = [1 << c for c in range(32)]
+GROUP_OF = [GROUP[EFF[c]] for c in range(32)]  # the group mask a card's followers come from
 
 # (leader + offset) % 3
 SEAT_AT = [[(leader + k) % 3 for k in range(3)] for leader in range(3)]
+# OPPONENTS[dealer][declarer]: a Grand Hand's opponents in the order they are asked (from forehand)
+OPPONENTS = [
+    [
+        [s for s in (SEAT_AT[dealer][1], SEAT_AT[dealer][2], dealer) if s != declarer]
+        for declarer in range(3)
+    ]
+    for dealer in range(3)
+]
 _GRAND = ("grand_hand",)
 _PASS = ("pass",)
 _PICKUP = ("pickup",)
@@ -262,11 +288,14 @@ class SchieberamschMatch(Match):
         return (10, 10, 10), 2
 
     def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> None:
-        fh = (self.dealer + 1) % 3
+        fh = NEXT[self.dealer]
         self.hands = hands
         self.skat = stock
         bit = BIT.__getitem__
-        self.masks = [sum(map(bit, hands[0])), sum(map(bit, hands[1])), sum(map(bit, hands[2]))]
+        m0 = sum(map(bit, hands[0]))
+        m1 = sum(map(bit, hands[1]))
+        # hands + stock are the whole deck (checked for explicit deals): the third hand is the rest
+        self.masks = [m0, m1, 0xFFFFFFFF ^ m0 ^ m1 ^ bit(stock[0]) ^ bit(stock[1])]
         self.phase = OFFER if self.variant["grand_hand"] else SKAT
         self.turn = fh
         self.declarer = -1
@@ -291,21 +320,26 @@ class SchieberamschMatch(Match):
             raise EngineFault("redeal after the deal has begun")
         cards = DECK.shuffled(rng)
         h0, h1, h2, stock = cards[0:10], cards[10:20], cards[20:30], cards[30:]
-        self.log[-1] = [[h0[:], h1[:], h2[:]], stock[:], []]
-        self._setup_deal([h0, h1, h2], stock)
+        self.log[-1] = [[h0, h1, h2], stock, []]
+        self._setup_deal([h0[:], h1[:], h2[:]], stock[:])
 
     def _partial(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "scores": [0, 0, 0], "payouts": [0, 0, 0]}
 
     def _final_winners(self) -> list[int]:
-        totals = [0, 0, 0]
+        t0 = t1 = t2 = 0
         for r in self.results:
-            sc = r["scores"]
-            totals[0] += sc[0]
-            totals[1] += sc[1]
-            totals[2] += sc[2]
-        best = min(totals)
-        return [i for i in range(3) if totals[i] == best]
+            a, b, c = r["scores"]
+            t0 += a
+            t1 += b
+            t2 += c
+        best = min(t0, t1, t2)
+        out = [0] if t0 == best else []
+        if t1 == best:
+            out.append(1)
+        if t2 == best:
+            out.append(2)
+        return out
 
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:
@@ -345,21 +379,21 @@ class SchieberamschMatch(Match):
         return [("re",), ("pass",)]
 
     def random_move(self, seat: int, rng: random.Random) -> Any:
-        if self.phase == PLAY:
+        if self.phase == 5:  # PLAY (a literal: this is the hot path of every playout)
             trick = self.trick
             if trick:
-                f = FOLLOW_ANY[self.masks[seat] & GROUP[EFF[trick[0]]]]
-                if f:
-                    return f[int(rng.random() * len(f))]
+                f, n = FOLLOW_ANY[self.masks[seat] & GROUP_OF[trick[0]]]
+                if n:
+                    return f[floor(rng.random() * n)]
             hand = self.hands[seat]
-            return hand[int(rng.random() * len(hand))]
+            return hand[floor(rng.random() * len(hand))]
         phase = self.phase
         r = rng.random()
         if phase == DISCARD:
             pool = self._discardable(seat)
             n = len(pool)
-            i = int(r * n)
-            j = int(rng.random() * (n - 1))
+            i = floor(r * n)
+            j = floor(rng.random() * (n - 1))
             a, b = pool[i], pool[j if j < i else j + 1]
             return ("discard", (a, b) if a < b else (b, a))
         if phase == OFFER:
@@ -385,22 +419,22 @@ class SchieberamschMatch(Match):
             return
         a, b, c = trick
         leader = self.leader
-        w = SEAT_AT[leader][WIN3[a][b][c]]
+        x = WIN[leader][a][b][c]
+        w = x & 3
         self.won[w] += 1
-        self.pts[w] += POINTS[a] + POINTS[b] + POINTS[c]
+        self.pts[w] += x >> 2
         self.tricks.append([leader, a, b, c, w])
         self.trick = []
         self.leader = self.turn = w
         if ev is not None:
             ev.append(event("trick", leader=leader, cards=DECK.codes(trick), winner=w))
-        if not self.hands[w]:
+        if not self.masks[w]:
             self.last = w
             self._score(ev)
 
     def _play_other(self, seat: int, move: tuple, ev: list[Event] | None) -> None:
         kind = move[0]
         phase = self.phase
-        fh = (self.dealer + 1) % 3
         if phase == OFFER:
             self.offers.append([seat, 1 if kind == "grand_hand" else 0])
             if ev is not None:
@@ -409,12 +443,12 @@ class SchieberamschMatch(Match):
                 self.declarer = seat
                 if self.variant["kontra_re"]:
                     self.phase = KONTRA
-                    self.turn = self._opponents()[0]
+                    self.turn = OPPONENTS[self.dealer][seat][0]
                 else:
                     self._start_play()
             elif seat == self.dealer:  # rearhand passed too: Schieberamsch
                 self.phase = SKAT
-                self.turn = fh
+                self.turn = NEXT[seat]  # forehand
             else:
                 self.turn = NEXT[seat]
         elif phase == SKAT:
@@ -455,10 +489,12 @@ class SchieberamschMatch(Match):
                 self.kontra = seat
                 self.phase = RE
                 self.turn = self.declarer
-            elif seat == self._opponents()[0]:
-                self.turn = self._opponents()[1]
             else:
-                self._start_play()
+                first, second = OPPONENTS[self.dealer][self.declarer]
+                if seat == first:
+                    self.turn = second
+                else:
+                    self._start_play()
         elif phase == RE:
             self.doubles.append([seat, kind])
             if kind == "re":
@@ -471,8 +507,7 @@ class SchieberamschMatch(Match):
 
     def _opponents(self) -> list[int]:
         """The Grand Hand's opponents in the order they are asked (from forehand)."""
-        fh = (self.dealer + 1) % 3
-        return [s for s in (fh, NEXT[fh], NEXT[NEXT[fh]]) if s != self.declarer]
+        return OPPONENTS[self.dealer][self.declarer][:]
 
     def _after_skat(self, seat: int) -> None:
         if seat == self.dealer:  # rearhand was the last to decide: play
@@ -483,7 +518,7 @@ class SchieberamschMatch(Match):
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        self.leader = self.turn = (self.dealer + 1) % 3
+        self.leader = self.turn = NEXT[self.dealer]
 
     def _settle(self) -> tuple[list[int], dict[str, Any]]:
         """Scores of the played-out deal and how they came about (for the event and the view)."""
@@ -518,11 +553,86 @@ class SchieberamschMatch(Match):
         scores, kind = ramsch_scores(pts, won, self.pushes, v)
         return scores, {"kind": kind, "points": pts, "tricks": won, "pushes": self.pushes}
 
+    def _scores(self) -> list[int]:
+        """The scores of ``_settle`` without its outcome record: the fast path's settlement (every
+        playout ends here). The validated path checks it against ``_settle`` on every deal."""
+        v = self.variant
+        skat = self.skat
+        sp = POINTS[skat[0]] + POINTS[skat[1]]
+        pts = self.pts
+        won = self.won
+        d = self.declarer
+        if d >= 0:
+            p = pts[d] + sp
+            t = won[d]
+            dealt_hands, orig_skat, _ = self.log[self.deal_no]
+            hand = dealt_hands[d]
+            want = 4 in hand or 4 in orig_skat
+            levels = 3  # one matador + game + hand
+            for j in (12, 20, 28):
+                if (j in hand or j in orig_skat) is not want:
+                    break
+                levels += 1
+            if p >= 90 or p <= 30:
+                levels += 1
+            if t == 0 or t == 10:
+                levels += 1
+            value = 24 * levels
+            if self.kontra >= 0:
+                value *= 2
+            if self.re:
+                value *= 2
+            if p < 61:
+                value = -value * v["grand_loss_factor"]
+            scores = [0, 0, 0]
+            scores[d] = pen(-value, v["score_divisor"])
+            return scores
+        p0, p1, p2 = pts
+        if v["skat_to"] == "last_trick":
+            last = self.last
+            if last == 0:
+                p0 += sp
+            elif last == 1:
+                p1 += sp
+            else:
+                p2 += sp
+        else:
+            best = p0 if p0 >= p1 and p0 >= p2 else p1 if p1 >= p2 else p2
+            if p0 == best:
+                p0 += sp
+            if p1 == best:
+                p1 += sp
+            if p2 == best:
+                p2 += sp
+        div = v["score_divisor"]
+        mult = 1 << self.pushes
+        t0, t1, t2 = won
+        if t0 == 10 or t1 == 10 or t2 == 10:
+            scores = [0, 0, 0]
+            x = -120 * (mult if v["durchmarsch_pushes"] else 1)
+            scores[0 if t0 == 10 else 1 if t1 == 10 else 2] = -((-x) // div)
+            return scores
+        if (t0 == 0) + (t1 == 0) + (t2 == 0) == 1:  # jungfrau: the losers pay double
+            best = max(p0 if t0 else -1, p1 if t1 else -1, p2 if t2 else -1)
+            mult *= 2
+        else:
+            best = p0 if p0 >= p1 and p0 >= p2 else p1 if p1 >= p2 else p2
+            if p0 == p1 == p2:
+                return [0, 0, 0]
+        return [
+            p0 * mult // div if p0 == best else 0,
+            p1 * mult // div if p1 == best else 0,
+            p2 * mult // div if p2 == best else 0,
+        ]
+
     def _score(self, ev: list[Event] | None) -> None:
         """The deal is played out: score it and move on (a forced step, not an action)."""
-        scores, outcome = self._settle()
+        scores = self._scores()
         self.phase = OVER
         if ev is not None:
+            checked, outcome = self._settle()
+            if checked != scores:  # pragma: no cover - the two scorers must agree
+                raise EngineFault(f"fast scores {scores} differ from {checked}")
             ev.append(event("score", skat=DECK.codes(self.skat), scores=scores, **outcome))
         total = scores[0] + scores[1] + scores[2]
         payouts = [total - 3 * scores[0], total - 3 * scores[1], total - 3 * scores[2]]

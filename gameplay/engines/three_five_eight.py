@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from itertools import combinations
+from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
 from .base import Event, Match, event
@@ -37,6 +38,22 @@ WOBURN = {
 }
 NEXT = (1, 2, 0)
 SUIT_OF = [c // 13 for c in range(52)]
+SEAT_AT = [[(leader + k) % 3 for k in range(3)] for leader in range(3)]  # (leader + offset) % 3
+# HIGHER[trump][best][card]: the winner so far of a trick whose best card is ``best`` (of the suit
+# led, or a trump) once ``card`` is played: ``card`` if it is higher in the same suit or the first
+# trump, else ``best``. Within a suit a lower int is a higher card.
+HIGHER = [
+    [
+        [
+            y if (y // 13 == x // 13 and y < x) or (y // 13 == t and x // 13 != t) else x
+            for y in range(52)
+        ]
+        for x in range(52)
+    ]
+    for t in range(4)
+]
+TRUMP_MOVES = [("trump", s) for s in range(4)]
+_PLANS: dict[tuple[Any, ...], list[list[int]]] = {}  # exchange_plan is pure: memoized per input
 
 _PHASE_HINT = {
     BID: "bid a number of tricks or pass",
@@ -92,41 +109,58 @@ def exchange_plan(
 def returns_for(hand: list[int], passed: list[int]) -> list[int]:
     """The cards a down player returns: for each suit, as many of his highest cards of that suit
     (``hand`` already holds the passed cards) as were passed to him in it."""
-    counts = [0, 0, 0, 0]
-    for c in passed:
-        counts[c // 13] += 1
     ordered = sorted(hand)  # within a suit, a lower id is a higher card
+    if len(passed) == 1:
+        c = passed[0]
+        return [ordered[bisect_left(ordered, c - c % 13)]]
     out: list[int] = []
-    for s in range(4):
-        k = counts[s]
-        if k:
-            lo = bisect_left(ordered, s * 13)
-            out += ordered[lo : lo + k]
+    starts = sorted([c - c % 13 for c in passed])  # each passed card's suit, in suit order
+    i = 0
+    n = len(starts)
+    while i < n:
+        lo = starts[i]
+        k = starts.count(lo)
+        at = bisect_left(ordered, lo)
+        out += ordered[at : at + k]
+        i += k
     return out
 
 
 def sample(cards: list[int], k: int, rng: random.Random) -> tuple[int, ...]:
-    """``k`` distinct random cards (``rng.sample`` is several times slower for tiny k)."""
-    pool = cards[:]
+    """``k`` distinct random cards, uniformly (a partial Fisher-Yates; ``rng.sample`` is several
+    times slower for tiny k)."""
+    n = len(cards)
     rand = rng.random
-    return tuple(pool.pop(int(rand() * len(pool))) for _ in range(k))
+    if k == 1:
+        return (cards[floor(rand() * n)],)
+    pool = cards[:]
+    for i in range(k):
+        j = i + floor(rand() * (n - i))
+        pool[i], pool[j] = pool[j], pool[i]
+    return tuple(pool[:k])
 
 
 def settle_hand(
     won: list[int], targets: list[int], cum: list[int], variant: dict[str, Any]
 ) -> tuple[list[int], list[int], list[int] | None]:
     """Score a played hand: ``(diff, new cum, match winners or None)``."""
-    diff = [won[i] - targets[i] for i in range(3)]
-    cum = [cum[i] + diff[i] for i in range(3)]
+    w0, w1, w2 = won
+    d0, d1, d2 = w0 - targets[0], w1 - targets[1], w2 - targets[2]
+    diff = [d0, d1, d2]
+    cum = [cum[0] + d0, cum[1] + d1, cum[2] + d2]
     winners = None
     if variant["targets"] == "6-3-8":
         best = max(cum)
         if best >= 10 and cum.count(best) == 1:
             winners = [cum.index(best)]
     else:
-        for i in range(3):
-            if won[i] >= variant["win_tricks"]:
-                winners = [i]
+        need = variant["win_tricks"]
+        if w2 >= need:
+            winners = [2]
+        elif w1 >= need:
+            winners = [1]
+        elif w0 >= need:
+            winners = [0]
     return diff, cum, winners
 
 
@@ -233,10 +267,28 @@ class ThreeFiveEightMatch(Match):
         self.played_any = False
 
     def _setup_deal(self, hands: list[list[int]], stock: list[int]) -> None:
-        v = self.variant
-        d = self.dealer
         for h in hands:
             h.sort()  # hands stay sorted: a suit is a contiguous slice (see _plays)
+        self._setup_sorted(hands, stock)
+
+    def redeal(self, rng: random.Random) -> None:
+        """``Match.redeal`` without its generic deck cutting (same shuffle, same deals, the
+        record keeps the dealt order): the benchmark and bots' rollouts deal once per playout."""
+        if self.log[-1][2]:
+            raise EngineFault("redeal after the deal has begun")
+        if self.variant["targets"] == "6-3-8":
+            cards = FRENCH51.shuffled(rng)
+            n = 17  # no stock
+        else:
+            cards = FRENCH52.shuffled(rng)
+            n = 16  # and a stock of 4
+        h0, h1, h2, stock = cards[0:n], cards[n : 2 * n], cards[2 * n : 3 * n], cards[3 * n :]
+        self.log[-1] = [[h0, h1, h2], stock, []]
+        self._setup_sorted([sorted(h0), sorted(h1), sorted(h2)], stock[:])
+
+    def _setup_sorted(self, hands: list[list[int]], stock: list[int]) -> None:
+        v = self.variant
+        d = self.dealer
         self.hands = hands
         self.kitty = stock
         self.kitty_taken = False
@@ -259,9 +311,14 @@ class ThreeFiveEightMatch(Match):
             self.turn = d
             return
         if self.prev_diff is not None:
-            self.plan = exchange_plan(
-                self.prev_diff, self.targets, v["exchange_priority"], v["max_bleed"]
-            )
+            key = (*self.prev_diff, d, v["targets"], v["exchange_priority"], v["max_bleed"])
+            plan = _PLANS.get(key)
+            if plan is None:
+                # Shared, never changed (``plan[1:]`` when a pass is made, like clone's sharing).
+                plan = _PLANS[key] = exchange_plan(
+                    self.prev_diff, self.targets, v["exchange_priority"], v["max_bleed"]
+                )
+            self.plan = plan
         if self.plan:
             self.phase = EXCHANGE
             self.turn = self.plan[0][0]
@@ -277,8 +334,14 @@ class ThreeFiveEightMatch(Match):
         return {"dealer": self.hdealer, "scores": self.won[:], "payouts": [0, 0, 0]}
 
     def _final_winners(self) -> list[int]:
-        best = max(self.cum)
-        return [i for i in range(3) if self.cum[i] == best]
+        c0, c1, c2 = self.cum
+        best = max(c0, c1, c2)
+        out = [0] if c0 == best else []
+        if c1 == best:
+            out.append(1)
+        if c2 == best:
+            out.append(2)
+        return out
 
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:
@@ -320,11 +383,11 @@ class ThreeFiveEightMatch(Match):
                 lo = _bisect(hand, led)
                 n = _bisect(hand, led + 13, lo) - lo
                 if n:
-                    return hand[lo + int(rng.random() * n)]
-            return hand[int(rng.random() * len(hand))]
+                    return hand[lo + floor(rng.random() * n)]
+            return hand[floor(rng.random() * len(hand))]
         phase = self.phase
         if phase == TRUMP:
-            return ("trump", rng.randrange(4))
+            return TRUMP_MOVES[floor(rng.random() * 4)]
         if phase == DISCARD:
             return ("discard", sample(self.hands[seat], 4, rng))
         if phase == EXCHANGE:
@@ -342,31 +405,13 @@ class ThreeFiveEightMatch(Match):
         if ev is not None:
             ev.append(event("play", seat=seat, card=FRENCH52.code_of[move]))
         if len(trick) < 3:
-            self.turn = (seat + 1) % 3
+            self.turn = NEXT[seat]
             return
         # Trick complete: the highest trump, else the highest card of the suit led.
         a, b, c = trick
-        t = self.trump
-        bs = a // 13
-        best = a
-        w = 0
-        s = b // 13
-        if s == bs:
-            if b < best:
-                best = b
-                w = 1
-        elif s == t:
-            best = b
-            bs = t
-            w = 1
-        s = c // 13
-        if s == bs:
-            if c < best:
-                w = 2
-        elif s == t:
-            w = 2
+        higher = HIGHER[self.trump]
         leader = self.leader
-        w = (leader + w) % 3
+        w = SEAT_AT[leader][trick.index(higher[higher[a][b]][c])]
         self.won[w] += 1
         self.tricks.append([leader, a, b, c, w])
         self.trick = []
@@ -426,11 +471,11 @@ class ThreeFiveEightMatch(Match):
         hr = self.hands[to]
         for c in cards:
             hg.remove(c)
-            hr.append(c)
+        hr += cards
         back = returns_for(hr, cards)  # forced: made by the engine
         for c in back:
             hr.remove(c)
-            hg.append(c)
+        hg += back
         hg.sort()
         hr.sort()
         self.passes.append([giver, to, cards, back])
