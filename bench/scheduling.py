@@ -4,7 +4,8 @@
     .venv/bin/python bench/scheduling.py --table    # rounds without repeats, N = 3..40
 
 Quality: max pair meetings, pairs that met more than once, seat imbalance (largest
-most-minus-fewest seat count of any player). Times are wall clock on one core.
+most-minus-fewest seat count of any player) at the end and the worst after any round.
+Times are wall clock on one core.
 """
 
 from __future__ import annotations
@@ -36,6 +37,19 @@ def table_size_for(n: int) -> int:
     return 4 if n % 4 == 0 and n % 3 != 0 else 3
 
 
+def worst_seat_imbalance(plans: list, players: list[int], k: int) -> int:
+    """Largest seat imbalance of any player after any round (prefix balance)."""
+    seats = {p: [0] * k for p in players}
+    worst = 0
+    for plan in plans:
+        for t in plan.tables:
+            for s, p in enumerate(t):
+                if p is not None:
+                    seats[p][s] += 1
+        worst = max(worst, max(max(c) - min(c) for c in seats.values()))
+    return worst
+
+
 def league_row(n: int, k: int, rounds: int) -> str:
     ids = list(range(n))
     start = time.perf_counter()
@@ -44,7 +58,7 @@ def league_row(n: int, k: int, rounds: int) -> str:
     q = schedule_quality(plans, ids, k)
     return (
         f"| {n} | {k} | {rounds} | {elapsed:.2f} | {q.max_pair_meetings} | "
-        f"{q.repeated_pairs} | {q.seat_imbalance} |"
+        f"{q.repeated_pairs} | {q.seat_imbalance} | {worst_seat_imbalance(plans, ids, k)} |"
     )
 
 
@@ -69,9 +83,10 @@ def swiss_row(n: int, k: int, rounds: int) -> str:
     plan = plan_round(records, history, k, "swiss", rounds)
     elapsed = time.perf_counter() - start
     q = schedule_quality([*played, plan], list(range(n)), k)
+    worst = worst_seat_imbalance([*played, plan], list(range(n)), k)
     return (
         f"| {n} | {k} | {rounds} | {elapsed:.3f} | {q.max_pair_meetings} | "
-        f"{q.repeated_pairs} | {q.seat_imbalance} |"
+        f"{q.repeated_pairs} | {q.seat_imbalance} | {worst} |"
     )
 
 
@@ -86,7 +101,7 @@ def no_repeat_table() -> None:
             seq = _sequence(tuple(range(n)), k, "bye", 0)
             seq.first(1)
             elapsed = time.perf_counter() - start
-            reached = len(seq.plans)
+            reached = seq.first_cycle_length
             lit = LITERATURE.get((n, k), no_repeat_bound(n, k) if n <= k * k else None)
             shown = "?" if lit is None else lit
             print(f"| {n} | {k} | {reached} | {shown} | {no_repeat_bound(n, k)} | {elapsed:.2f} |")
@@ -100,8 +115,11 @@ def main() -> None:
         no_repeat_table()
         return
     print("League schedules (rounds = counting bound for N <= 40, else 10)")
-    print("| N | k | rounds | seconds | max meetings | repeated pairs | seat imbalance |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| N | k | rounds | seconds | max meetings | repeated pairs | seat imbalance "
+        "| worst after any round |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for n in FIELDS:
         if n > 300:
             continue  # a round robin of 3,000 is not an event anyone runs: Swiss below
@@ -110,8 +128,11 @@ def main() -> None:
         print(league_row(n, k, rounds), flush=True)
     print()
     print("Swiss: one plan_round call for round 5 after 4 simulated rounds")
-    print("| N | k | round | seconds | max meetings | repeated pairs | seat imbalance |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| N | k | round | seconds | max meetings | repeated pairs | seat imbalance "
+        "| worst after any round |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for n in FIELDS:
         k = 3 if n in (300, 3000) else table_size_for(n)
         print(swiss_row(n, k, 5), flush=True)

@@ -3,7 +3,9 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from gameplay import api as gameplay
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what Mediana is, and a live WebSocket check."""
-    return render(request, "home.html")
+    """The landing page: what Mediana is, the demo table, and a live WebSocket check."""
+    return render(request, "home.html", {"demo_table": gameplay.demo_table_ref()})

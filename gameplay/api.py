@@ -192,3 +192,19 @@ def table_result(table_ref: str) -> dict[str, Any] | None:
         .first()
     )
     return row
+
+
+def open_demo_table() -> dict[str, str]:
+    """Make (or find) the demo's table against bots; its id and the demo player's seat token."""
+    from gameplay.demo import demo_table
+    from gameplay.models import Seat
+
+    table = demo_table()
+    return {"table": table, "token": Seat.objects.get(table_id=table, number=0).token}
+
+
+def demo_table_ref() -> str | None:
+    """The demo's table against bots (made by `load_demo`), if it exists and is unfinished."""
+    from gameplay.demo import find_demo_table
+
+    return find_demo_table()

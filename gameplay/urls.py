@@ -8,4 +8,5 @@ app_name = "gameplay"
 
 urlpatterns = [
     path("tables/<str:table_id>/", views.table, name="table"),
+    path("tables/<str:table_id>/record.json", views.table_record, name="table_record"),
 ]

@@ -1,15 +1,68 @@
-"""HTTP pages of the gameplay app. The browser table comes in "Online play II"."""
+"""HTTP pages of the gameplay app: the browser table and the finished table's record.
+
+The page itself carries no cards: it names the table, the seats and who the viewer is, and the
+browser client (`static/js/table.js`) gets everything else over the table WebSocket
+(`mediana.table/1`), which checks the same identity again on connect.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
 
+from gameplay.engines import registry
 from gameplay.models import Table
+from gameplay.services import tables
 
 
+def _viewer(request: HttpRequest, table: Table) -> tables.Identity | None:
+    """Who is looking: `?token=` (a seat), else the session user's seat, else a spectator when
+    the table allows one; `None` = may not look. The same rule as the WebSocket's."""
+    token = request.GET.get("token") or None
+    return tables.identify(table.id, token, request.user)
+
+
+@require_GET
 def table(request: HttpRequest, table_id: str) -> HttpResponse:
-    """A placeholder: who sits where and the WebSocket address (no cards: those need a seat)."""
+    """The table page: the client connects to `ws/tables/<id>/` (passing `?token=` on)."""
     obj = get_object_or_404(Table, pk=table_id)
-    seats = obj.seats.order_by("number").values("number", "name", "bot")
-    return render(request, "gameplay/table.html", {"table": obj, "seats": seats})
+    viewer = _viewer(request, obj)
+    seats = list(obj.seats.order_by("number").values("number", "name", "bot"))
+    spec = registry.get_game(obj.game)
+    if viewer is None:
+        return render(
+            request,
+            "gameplay/table_private.html",
+            {"table": obj, "game_name": spec.display_name},
+            status=403,
+        )
+    config = {
+        "table": obj.id,
+        "game": obj.game,
+        "gameName": spec.display_name,
+        "seat": viewer.seat,
+        "players": [{"seat": s["number"], "name": s["name"], "bot": bool(s["bot"])} for s in seats],
+        "nDeals": obj.n_deals,
+        "secondsPerMove": obj.seconds_per_move,
+        "socketPath": f"/ws/tables/{obj.id}/",
+        "recordUrl": f"/tables/{obj.id}/record.json",
+    }
+    context = {
+        "table": obj,
+        "game_name": spec.display_name,
+        "seats": seats,
+        "viewer_seat": viewer.seat,
+        "config": config,
+    }
+    return render(request, "gameplay/table.html", context)
+
+
+@require_GET
+def table_record(request: HttpRequest, table_id: str) -> JsonResponse:
+    """The exported game record (`mediana.record/1`) of a finished table; 404 before the end
+    (the record holds every hand). Who may look at the table may read its record."""
+    obj = get_object_or_404(Table.objects.defer("state"), pk=table_id)
+    if obj.status != Table.Status.FINISHED or _viewer(request, obj) is None:
+        raise Http404("no record yet")
+    return JsonResponse(tables.table_record(obj.id), json_dumps_params={"indent": 1})

@@ -221,9 +221,27 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "player": player,
         "events": events,
         "history": history,
+        "next_match": next_match(player),
+        "is_me": request.user.is_authenticated and player.user_id == request.user.pk,
         **player_rating_sections(player),
     }
     return render(request, "league/player_detail.html", context)
+
+
+def next_match(player: Player) -> Fixture | None:
+    """The player's earliest published fixture with an online table and no result yet."""
+    return (
+        Fixture.objects.filter(
+            seats__player=player,
+            round__status=Round.Status.PUBLISHED,
+            round__event__visibility=Event.Visibility.PUBLISHED,
+        )
+        .exclude(table_ref="")
+        .exclude(results__current=True)
+        .select_related("round__event")
+        .order_by("round__published_at", "round_id", "number")
+        .first()
+    )
 
 
 def fixture_of(event: Event, fixture_id: int) -> Fixture:

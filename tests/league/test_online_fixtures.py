@@ -78,3 +78,20 @@ def test_an_event_played_over_the_table_opens_no_tables(alice):
     round_services.publish_round(round_)
     assert round_.fixtures.get().table_ref == ""
     assert not Table.objects.exists()
+
+
+def test_a_player_page_shows_the_next_match_with_its_table(alice, client):
+    event = league_of_people(alice, ["ana", "ben", "cleo"])
+    round_ = round_services.generate_round(event)
+    round_services.publish_round(round_)
+    fixture = round_.fixtures.get()
+    ana = get_user_model().objects.get(username="ana")
+    url = f"/players/{ana.player.pk}/"
+    client.force_login(ana)
+    page = client.get(url).content.decode()
+    assert "Your next match" in page
+    assert f"/tables/{fixture.table_ref}/" in page
+    client.logout()
+    assert "Next match" in client.get(url).content.decode()
+    play_people_out(fixture.table_ref)
+    assert "Next match" not in client.get(url).content.decode()

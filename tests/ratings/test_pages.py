@@ -101,14 +101,14 @@ def test_rating_pages_use_a_fixed_number_of_queries(
     client, friendly, users, size, django_assert_max_num_queries
 ):
     players = grow(friendly, users, size)
-    # (url, queries): counts + pages of the two lists, filter choices; the player page's 3
+    # (url, queries): counts + pages of the two lists, filter choices; the player page's 4
     # queries of its own plus 4 for ratings (ratings, history, opponents' names).
     urls = [
         (reverse("league:ratings_index"), 1),
         (reverse("league:ratings", args=["saichugen"]), 5),
         (reverse("league:ratings", args=["saichugen"]) + "?club=x&country=IT&page=2", 5),
-        (reverse("league:player", args=[players[0].pk]), 7),
-        (reverse("league:player", args=[Player.objects.get(name="Bot A").pk]), 7),
+        (reverse("league:player", args=[players[0].pk]), 8),
+        (reverse("league:player", args=[Player.objects.get(name="Bot A").pk]), 8),
         ("/api/ratings/saichugen/", 2),
         (f"/api/players/{players[0].pk}/ratings/", 3),
     ]

@@ -25,8 +25,12 @@ def test_league_schedules_seat_everyone_once_and_rotate_byes(field, leftover, se
         if leftover == "bot":
             assert not plan.byes
             assert all(t.count(None) < k - 1 or len(players) < 2 * k for t in plan.tables)
-    # Seats: the target is within one; greedy seating with repair keeps it within two.
-    assert schedule_quality(schedule, players, k).seat_imbalance <= 2
+    # Seats. Guaranteed when nobody sits out (Kőnig colouring of each block of k rounds):
+    # within one after every round. With byes the repair search is measured, not proven.
+    in_step = leftover == "bot" or len(players) % k == 0
+    for r in range(1, rounds + 1):
+        imbalance = schedule_quality(schedule[:r], players, k).seat_imbalance
+        assert imbalance <= (1 if in_step else 2)
 
 
 @settings(max_examples=30, deadline=None)

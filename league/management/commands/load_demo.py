@@ -50,12 +50,15 @@ class Command(BaseCommand):
             user.save()
             players.append(event_services.player_for_user(user))
         event = self.demo_league(organizer, players)
+        demo = gameplay.open_demo_table()
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo ready.\n"
                 f"  Organizer login: {ORGANIZER} / {password}\n"
                 f"  Player logins ({', '.join(DEMO_PLAYERS)}) use the same password.\n"
                 f"  Demo league: http://127.0.0.1:8000{event.get_absolute_url()}\n"
+                "  Table against two bots (as ana): "
+                f"http://127.0.0.1:8000/tables/{demo['table']}/?token={demo['token']}\n"
                 "  Open http://127.0.0.1:8000/"
             )
         )
