@@ -19,10 +19,13 @@ Two situations:
   which exists by Kőnig's line colouring theorem (every vertex has degree at most k) and is
   found by alternating-path recolouring. So when nobody sits out (the field fills its tables,
   or bot seats fill them), every player's seat counts are equal after each block and within
-  one after every round: guaranteed, not searched for. With byes players are out of step
-  and the constraint is no longer a plain colouring; the Kőnig colouring (which prefers each
-  player's least-held seats) is then repaired by min-conflicts search over table
-  permutations with a seeded RNG and a step budget (never the clock).
+  one after every round: guaranteed, not searched for. With byes players fall out of
+  step: a player's runs of k games then cross block boundaries, and the part of a run left
+  over from the previous block may only use the seats that run has not had. Those lists
+  can break the colouring; Kempe-chain swaps (which keep it proper) repair them by
+  min-conflicts with a seeded RNG and a step budget (never the clock), and the next block
+  is seated along as a soft lookahead so a block does not end in seats that force a clash
+  right after it. Measured, not proven: see docs/scheduling.md.
 """
 
 from __future__ import annotations
