@@ -82,8 +82,10 @@ def server(tmp_path_factory) -> Iterator[Server]:
         yield server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
+    """One Chromium per test module: Playwright's sync API keeps an event loop running in this
+    thread while it lives, which would break later tests that start their own loop."""
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
             pytest.fail("CI must provide /usr/bin/chromium for the browser tests")

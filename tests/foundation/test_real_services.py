@@ -11,7 +11,7 @@ import pytest
 import websockets
 from celery import Celery
 
-from tests.procs import BIN, running, service_env, uvicorn_server
+from tests.procs import BIN, run_async, running, service_env, uvicorn_server
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -74,6 +74,6 @@ def test_two_uvicorn_processes_share_the_channel_layer():
                     return hello_a, hello_b, received
 
     with uvicorn_server(env) as port_a, uvicorn_server(env) as port_b:
-        hello_a, hello_b, received = asyncio.run(scenario(port_a, port_b))
+        hello_a, hello_b, received = run_async(scenario(port_a, port_b))
     assert hello_a["server_pid"] != hello_b["server_pid"]
     assert received["type"] == "broadcast"

@@ -16,7 +16,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 import websockets
 
-from tests.procs import ROOT, service_env, uvicorn_server
+from tests.procs import ROOT, run_async, service_env, uvicorn_server
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -115,7 +115,7 @@ def test_players_on_two_processes_play_one_table_without_gaps(tmp_path):
                 )
                 return results, seen
 
-            results, seen = asyncio.run(scenario())
+            results, seen = run_async(scenario())
     final = results[0]["seq"]
     assert final == 45  # one game: 15 tricks of three commits
     for seqs in seen:
