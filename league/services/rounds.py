@@ -61,13 +61,25 @@ def byes_had(event: Event) -> Counter[int]:
 
 
 def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> list[Any]:
-    """The plain player records the scheduler wants, in current standings order."""
+    """The plain player records the scheduler wants, seeded best first.
+
+    Before anyone has played, the seeding is by rating at entry (the unrated last); after that by
+    the standings, with the rating separating players the standings leave level.
+    """
     rows = {row["player_id"]: row for row in compute_rows(event)}
     seats = seat_counts(event, table_size)
     byes = byes_had(event)
-    order = sorted(
-        entries, key=lambda e: rows[e.player_id]["rank"] if e.player_id in rows else 10**9
-    )
+    started = any(row["matches_played"] or row["byes"] for row in rows.values())
+
+    def seed(entry: Entry) -> tuple:
+        row = rows.get(entry.player_id)
+        rating = entry.rating_at_entry
+        by_rating = (rating is None, -(rating or 0.0))
+        if not started or row is None:
+            return (0, 0, *by_rating, entry.player_id)
+        return (row["rank"], -row["match_points"], *by_rating, entry.player_id)
+
+    order = sorted(entries, key=seed)
     return [
         scheduling.PlayerRecord(
             id=entry.player_id,

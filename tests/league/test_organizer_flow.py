@@ -197,3 +197,15 @@ def test_a_closed_event_takes_no_more_results(make_event, alice):
     fixture = round_.fixtures.first()
     with pytest.raises(LeagueError, match="closed"):
         record_result(fixture, by=alice, record=record_for(fixture))
+
+
+def test_the_first_swiss_round_is_seeded_by_rating(make_event):
+    event = make_event("saichugen", players=6)
+    entries = list(Entry.objects.filter(event=event).order_by("player_id"))
+    for rating, entry in zip([1.0, 30.0, 2.0, 20.0, None, 10.0], entries, strict=True):
+        Entry.objects.filter(pk=entry.pk).update(rating_at_entry=rating)
+    round_ = round_services.generate_round(event)
+    tables = [{seat.player_id for seat in fixture.seats.all()} for fixture in round_.fixtures.all()]
+    by_rating = [entries[i].player_id for i in (1, 3, 5, 2, 0, 4)]  # 30, 20, 10, 2, 1, None
+    assert set(by_rating[:3]) in tables  # the three strongest sit together
+    assert set(by_rating[3:]) in tables
