@@ -1,6 +1,6 @@
 """Mediatore: four seats, an auction for five contracts, a secret partner in Chiamo, no trumps.
 
-Rules: /work/shared/rules/mediatore.md (with every flag of its "Variants" table). One record deal =
+Rules: ../shared/rules/mediatore.md (with every flag of its "Variants" table). One record deal =
 one deal (a thrown-in deal too). Seats are numbered in play order (anticlockwise at the table), so
 the eldest is ``dealer + 1``. Cards are ints ``suit * 10 + rank`` of the Italian 40 deck (suits
 d c s b, ranks 3 2 A R C F 7 6 5 4), so within a suit a lower int is a higher card.

@@ -1,4 +1,4 @@
-"""Game records (``mediana.record/1``, /work/shared/spec/records.md): parse, replay, score, export.
+"""Game records (``mediana.record/1``, ../shared/spec/records.md): parse, replay, score, export.
 
 Pure functions; ``manage.py score_record`` is a thin wrapper around ``score_record_text``. Every
 problem becomes a ``RecordError`` whose message is the exact one-line report of records.md:

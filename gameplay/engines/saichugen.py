@@ -1,6 +1,6 @@
 """Saichugen (最中限): three seats commit a card face down at once; the median card wins.
 
-Rules: /work/shared/rules/saichugen.md. One record deal = one game of 5 rounds of 3 tricks.
+Rules: ../shared/rules/saichugen.md. One record deal = one game of 5 rounds of 3 tricks.
 """
 
 from __future__ import annotations

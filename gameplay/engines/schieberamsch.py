@@ -1,6 +1,6 @@
 """Schieberamsch: three seats avoid card points; the skat is pushed on or picked up and doubles.
 
-Rules: /work/shared/rules/schieberamsch.md (with every flag of its "Variants" table), including the
+Rules: ../shared/rules/schieberamsch.md (with every flag of its "Variants" table), including the
 Grand Hand offer with Kontra/Re. One record deal = one deal. Cards are ints ``suit * 8 + rank`` of
 the French 32 deck (suits C S H D, ranks A T K Q J 9 8 7), so the jacks are 4, 12, 20, 28 and a
 lower jack id is a higher trump (JC > JS > JH > JD).

@@ -1,6 +1,6 @@
 """3-5-8 (Sergeant Major): three seats, trick targets 8/5/3, a card exchange after every hand.
 
-Rules: /work/shared/rules/three_five_eight.md (with every flag of its "Variants" table).
+Rules: ../shared/rules/three_five_eight.md (with every flag of its "Variants" table).
 One record deal = one hand. Cards are ints ``suit * 13 + rank`` (suits S H D C, rank 0 = ace), so
 within a suit a lower int is a higher card.
 """
