@@ -57,9 +57,13 @@ requirements: $(VENV)/.dev
 	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 dev.in -o dev.txt
 	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 bench.in -o bench.txt
 
-## bench: the benchmarks of bench/ (figures in docs/performance.md)
+## bench: the self-contained benchmarks of bench/ (figures in docs/performance.md);
+## bench/tables.py needs a running server on PostgreSQL + Redis, see docs/tables.md
 bench: $(VENV)/.bench
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/standings.py
+	$(BIN)/python bench/scheduling.py
+	$(BIN)/python bench/ratings.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
