@@ -1,11 +1,11 @@
 """Resolvable designs: whole-event schedules in which no two players ever meet twice.
 
-Each design is stored as a small *base* (a difference family) and developed by adding a
-group element, which is how the literature writes them down (Handbook of Combinatorial
-Designs, ch. II.7 and VII.6). The bases below were found once by a small randomised
-backtracking search over base blocks (not shipped: the runtime needs only the bases) and are
-checked by tests/scheduling/test_designs.py: every round is a partition of the players and no
-pair meets twice.
+Each design is stored as a small *base* (a difference family, or for 32 a list of subspaces)
+and developed by adding a group element, which is how the literature writes them down
+(Handbook of Combinatorial Designs, ch. II.7 and VII.6). The bases below were found once by
+small offline searches (not shipped: the runtime needs only the bases) and are checked by
+tests/scheduling/test_designs.py: every round is a partition of the players and no pair
+meets twice.
 
 - Kirkman triple systems KTS(v), v = 9, 15, ..., 39: every pair meets exactly once in (v-1)/2
   rounds of tables of three (15 is Kirkman's schoolgirl problem).
@@ -13,6 +13,12 @@ pair meets twice.
   fixed pairs never meet, everybody else meets exactly once. NKTS(6) and NKTS(12) do not exist.
 - Resolvable (v,4,1) designs, v = 16, 28, 40: every pair meets once in (v-1)/3 rounds of
   fours (16 is the affine plane AG(2,4); 40 has the parameters of PG(3,3)).
+- 4-RGDDs of type 3^8 and 3^12: 24 players in fours for 7 rounds, 36 for 11 (the counting
+  bound); each player never meets two others. Bases found offline by a search for base rounds
+  that use every difference at most once (see docs/scheduling.md).
+- 32 players in fours: 9 affine rounds over GF(2)^5 (cosets of 9 pairwise disjoint 2-dim
+  subspaces); each player never meets four others. The best known is 10 rounds (Aguado 2004),
+  which this construction cannot reach.
 """
 
 from __future__ import annotations
@@ -96,6 +102,42 @@ _CYCLIC: dict[tuple[int, int], tuple[int, int, tuple[tuple[tuple[int, ...], ...]
             ),
         ),
     ),
+    # 4-RGDDs of type 3^8 and 3^12 (24 and 36 players in fours, 7 and 11 rounds): points
+    # Z_m x {0,1,2} plus three fixed points; each fixed point sits with one point of every
+    # class, and each player misses exactly two others (a "group" of three: the fixed points,
+    # and one triple per shift among the finite points). The 36 base round is also invariant
+    # under cycling the classes (x, c) -> (x, c+1) together with the fixed points.
+    (24, 4): (
+        7,
+        21,
+        (
+            (
+                (21, 0, 7, 14),
+                (22, 13, 15, 2),
+                (23, 4, 20, 10),
+                (1, 16, 18, 19),
+                (8, 6, 5, 3),
+                (9, 17, 11, 12),
+            ),
+        ),
+    ),
+    (36, 4): (
+        11,
+        33,
+        (
+            (
+                (33, 0, 12, 25),
+                (34, 11, 23, 3),
+                (35, 22, 1, 14),
+                (6, 7, 9, 13),
+                (17, 18, 20, 24),
+                (28, 29, 31, 2),
+                (5, 10, 15, 19),
+                (16, 21, 26, 30),
+                (27, 32, 4, 8),
+            ),
+        ),
+    ),
     # Nearly Kirkman: the pairs that never meet are the two fixed points and, for 24 and 36,
     # (x, x') across classes 0/1; for 30 across 0/1 and 2/3; for 18 (x, x+2) inside a class.
     (18, 3): (
@@ -175,9 +217,19 @@ _CYCLIC: dict[tuple[int, int], tuple[int, int, tuple[tuple[tuple[int, ...], ...]
 }
 
 
+# Affine rounds over GF(2)^5 (32 players in fours): player p is the 5-bit vector p, and each
+# round is the 8 cosets {x, x^a, x^b, x^a^b} of one 2-dim subspace spanned by (a, b). Two rounds
+# share a pair only if their subspaces share a nonzero vector, so the 9 subspaces below are
+# pairwise disjoint lines of PG(4,2) (a partial line spread; 9 is the largest one, so this
+# construction cannot give the 10 rounds the counting bound allows).
+_AFFINE: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
+    (32, 4): ((1, 2), (4, 8), (5, 10), (6, 16), (7, 18), (9, 17), (11, 20), (13, 19), (14, 23)),
+}
+
+
 def design_orders(table_size: int) -> list[int]:
     """Player counts for which a stored design exists, for tables of `table_size`."""
-    keys = set(_ONE_ROTATIONAL) | set(_CYCLIC)
+    keys = set(_ONE_ROTATIONAL) | set(_CYCLIC) | set(_AFFINE)
     return sorted(v for v, k in keys if k == table_size)
 
 
@@ -189,7 +241,20 @@ def design_rounds(n_players: int, table_size: int) -> list[Round] | None:
     if key in _CYCLIC:
         m, finite, bases = _CYCLIC[key]
         return _develop_cyclic(m, finite, bases)
+    if key in _AFFINE:
+        return [_cosets(n_players, a, b) for a, b in _AFFINE[key]]
     return None
+
+
+def _cosets(n: int, a: int, b: int) -> Round:
+    seen: set[int] = set()
+    tables: Round = []
+    for x in range(n):
+        if x not in seen:
+            table = (x, x ^ a, x ^ b, x ^ a ^ b)
+            seen.update(table)
+            tables.append(table)
+    return tables
 
 
 def _develop_one_rotational(v: int, k: int, blocks: tuple[tuple[int, ...], ...]) -> list[Round]:

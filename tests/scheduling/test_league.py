@@ -4,11 +4,11 @@ from league.scheduling import build_league_schedule, no_repeat_bound, schedule_q
 
 from .helpers import assert_everyone_once_per_round, max_meetings
 
+NO_REPEAT = [(9, 3, 4), (12, 3, 4), (15, 3, 7), (16, 4, 5), (21, 3, 10), (24, 4, 7),
+             (28, 4, 9), (32, 4, 9), (36, 4, 11), (40, 4, 13)]  # fmt: skip
 
-@pytest.mark.parametrize(
-    ("n", "k", "rounds"),
-    [(9, 3, 4), (12, 3, 4), (15, 3, 7), (16, 4, 5), (21, 3, 10), (28, 4, 9), (40, 4, 13)],
-)
+
+@pytest.mark.parametrize(("n", "k", "rounds"), NO_REPEAT)
 def test_reference_points_have_no_pair_meeting_twice(n, k, rounds):
     players = list(range(100, 100 + n))
     schedule = build_league_schedule(players, k, rounds, seed=0)

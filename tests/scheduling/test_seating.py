@@ -81,8 +81,8 @@ def test_any_k_rounds_without_byes_give_everyone_every_seat_once(k, tables, seed
 
 
 # The no-repeat schedules of the issue, full length, and a longer event over two cycles.
-REFERENCE = [(9, 3, 4), (12, 3, 4), (15, 3, 7), (16, 4, 5), (21, 3, 10), (27, 3, 13),
-             (28, 4, 9), (40, 4, 13)]  # fmt: skip
+REFERENCE = [(9, 3, 4), (12, 3, 4), (15, 3, 7), (16, 4, 5), (21, 3, 10), (24, 4, 7),
+             (27, 3, 13), (28, 4, 9), (32, 4, 9), (36, 4, 11), (40, 4, 13)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("n", "k", "rounds"), REFERENCE)
@@ -95,7 +95,7 @@ def test_league_seat_counts_stay_within_one_after_every_round(n, k, rounds):
         assert all(w == 0 for r, w in enumerate(worst, 1) if r % k == 0)
 
 
-@pytest.mark.parametrize(("n", "k"), [(14, 3), (27, 4), (7, 3), (6, 4)])
+@pytest.mark.parametrize(("n", "k"), [(14, 3), (23, 4), (27, 4), (35, 4), (7, 3), (6, 4)])
 def test_bot_seats_keep_seat_counts_within_one_too(n, k):
     schedule = build_league_schedule(list(range(n)), k, 9, seed=2, leftover="bot")
     assert max(spreads_after_each_round(schedule, k)) <= 1
