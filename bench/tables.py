@@ -8,7 +8,10 @@ through the service layer, connects one `websockets` client per seat (seats spre
 servers round-robin, so with two servers most fan-out crosses processes) and has every table
 make one legal move per 1/rate seconds. Reports applied moves/s, the latency from sending an
 action to the last seat of the table receiving its `state` (p50/p99), seq gaps (must be 0),
-errors, and server CPU per move (utime+stime of the server processes over the run).
+errors, and server CPU per move (utime+stime of the server processes over the run), plus the
+bench client's own CPU, how busy the machine was and when the last socket got its first state.
+`--placement table` puts all seats of a table on one server; `--connect` benches servers that are
+already running (e.g. under a profiler). Figures: docs/performance.md ("Tables").
 """
 
 from __future__ import annotations
@@ -33,6 +36,13 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of all cores so far, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
 
 
 def expand(entry: dict[str, Any]) -> dict[str, Any]:
@@ -61,6 +71,9 @@ class Stats:
         self.applied = 0
         self.measuring = False
         self.next_move: dict[str, float] = {}
+        self.sockets = 0
+        self.connected = 0  # sockets that received their first state
+        self.all_connected_at: float | None = None
 
 
 async def seat_client(
@@ -69,6 +82,7 @@ async def seat_client(
     import websockets
 
     last = -1
+    first = True
     stats.next_move.setdefault(table, time.monotonic() + random.random() * pace)
     async with websockets.connect(url, max_size=2**22) as ws:
         while not stop.is_set():
@@ -82,6 +96,11 @@ async def seat_client(
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
                 continue
             seq = msg["seq"]
+            if first:
+                first = False
+                stats.connected += 1
+                if stats.connected == stats.sockets:
+                    stats.all_connected_at = now
             if last >= 0 and seq > last + 1:
                 stats.gaps += seq - last - 1
             last = max(last, seq)
@@ -107,7 +126,7 @@ async def seat_client(
             await ws.send(json.dumps(action))
 
 
-def setup_tables(n: int, game: str) -> list[dict[str, Any]]:
+def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, Any]]:
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -121,7 +140,13 @@ def setup_tables(n: int, game: str) -> list[dict[str, Any]]:
     for i in range(n):
         names = [f"bench{i}-{s}" for s in range(seats)]
         # Bot-named seats without a bot behind them: the bench clients play them by token.
-        table = create_table(game, [SeatSpec(nm) for nm in names], n_deals=200, seed=i)
+        table = create_table(
+            game,
+            [SeatSpec(nm) for nm in names],
+            n_deals=200,
+            seed=i,
+            allow_spectators=spectators,
+        )
         tokens = dict(Seat.objects.filter(table=table).values_list("number", "token"))
         out.append({"id": table.id, "tokens": [tokens[s] for s in range(seats)]})
     return out
@@ -135,20 +160,41 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--servers", type=int, default=1, help="uvicorn processes to start")
     parser.add_argument("--game", default="three_five_eight")
+    parser.add_argument(
+        "--placement",
+        choices=["seat", "table"],
+        default="seat",
+        help="spread sockets over the servers seat by seat (default) or table by table",
+    )
+    parser.add_argument(
+        "--no-spectators",
+        action="store_true",
+        help="tables that do not allow spectators (no spectator state is built or published)",
+    )
+    parser.add_argument(
+        "--connect",
+        default="",
+        help="comma-separated ports of servers already running (e.g. under a profiler) "
+        "instead of starting --servers uvicorn processes",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
     ):
         sys.exit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
     os.environ.setdefault("SECRET_KEY", "bench-secret-key")
-    tables = setup_tables(args.tables, args.game)
+    tables = setup_tables(args.tables, args.game, spectators=not args.no_spectators)
     from tests.procs import service_env, uvicorn_server
 
     env = service_env()
     from contextlib import ExitStack
 
     with ExitStack() as stack:
-        ports = [stack.enter_context(uvicorn_server(env)) for _ in range(args.servers)]
+        if args.connect:
+            ports = [int(p) for p in args.connect.split(",")]
+            args.servers = len(ports)
+        else:
+            ports = [stack.enter_context(uvicorn_server(env)) for _ in range(args.servers)]
         pids = [server_pid(port) for port in ports]
         result = asyncio.run(run(args, tables, ports, pids))
     print(json.dumps(result))
@@ -166,32 +212,41 @@ def server_pid(port: int) -> int:
 
 async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) -> dict:
     stats = Stats()
+    stats.sockets = sum(len(t["tokens"]) for t in tables)
     stop = asyncio.Event()
     pace = 1.0 / args.rate
     clients = []
     k = 0
-    for t in tables:
+    for i, t in enumerate(tables):
         n = len(t["tokens"])
         for seat, token in enumerate(t["tokens"]):
-            port = ports[k % len(ports)]
+            # by seat: a table's seats on different servers (most fan-out crosses processes);
+            # by table: all its seats on one server (as a proxy hashing on the table id would).
+            port = ports[(k if args.placement == "seat" else i) % len(ports)]
             k += 1
             url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/?token={token}"
             clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop))
+    started = time.monotonic()
     tasks = [asyncio.create_task(c) for c in clients]
     await asyncio.sleep(args.warmup)
     cpu0 = sum(cpu_seconds(p) for p in pids)
+    client0 = time.process_time()
+    busy0, total0 = machine_busy()
     t0 = time.monotonic()
     stats.measuring = True
     await asyncio.sleep(args.duration)
     stats.measuring = False
     elapsed = time.monotonic() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    client_cpu = time.process_time() - client0
+    busy1, total1 = machine_busy()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(stats.latencies)
     return {
         "tables": args.tables,
         "servers": args.servers,
+        "placement": args.placement,
         "game": args.game,
         "target_moves_per_s": args.tables * args.rate,
         "moves_per_s": round(stats.applied / elapsed, 1),
@@ -202,7 +257,14 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
         "errors": stats.errors,
         "server_cpu_ms_per_move": round(cpu / max(1, stats.applied) * 1000, 2),
         "server_cpu_percent": round(cpu / elapsed * 100, 1),
-        "sockets": sum(len(t["tokens"]) for t in tables),
+        # The bench client is one process too: past ~100% it, not the server, is the limit.
+        "client_cpu_percent": round(client_cpu / elapsed * 100, 1),
+        "machine_busy_percent": round((busy1 - busy0) / max(1, total1 - total0) * 100, 1),
+        "sockets": stats.sockets,
+        # From starting the clients to the last socket's first state (must be < --warmup).
+        "all_connected_s": None
+        if stats.all_connected_at is None
+        else round(stats.all_connected_at - started, 2),
     }
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
@@ -32,14 +32,21 @@ def in_pool(func: Any) -> Any:
     process and caps it at a few hundred moves a second.
     """
 
-    def call(*args: Any, **kwargs: Any) -> Any:
-        close_old_connections()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            close_old_connections()
+    wrapped = _in_pool.get(func)
+    if wrapped is None:
 
-    return sync_to_async(call, thread_sensitive=False)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            close_old_connections()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                close_old_connections()
+
+        wrapped = _in_pool[func] = sync_to_async(call, thread_sensitive=False)
+    return wrapped
+
+
+_in_pool: dict[Any, Any] = {}  # one wrapper per function (built once, not per message)
 
 
 MAX_ID_LENGTH = 64
@@ -89,9 +96,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         token = query.get("token", [None])[0]
-        identity = await database_sync_to_async(tables.identify)(
-            self.table_id, token, self.scope.get("user")
-        )
+        identity = await in_pool(tables.identify)(self.table_id, token, self.scope.get("user"))
         if identity is None:
             await self.close()  # before accept: the handshake is answered with HTTP 403
             return
@@ -108,6 +113,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         runner.start_embedded_services()
         await self.send_missing()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its `aclose_old_connections()`: that is a hop to the
+        single database thread for every message (each state forwarded, each act), and this
+        consumer never uses the database on the event loop — its service calls run in
+        `in_pool`, which closes old connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
@@ -160,7 +175,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         """A state from the channel layer: forward it in order, or fill a gap from the table."""
         seq = event["seq"]
         if seq == self.last_seq + 1 or (event.get("final") and seq == self.last_seq):
-            await self.send(text_data=json.dumps(event["state"]))
+            # `text`: serialized once by the sender (notify); `state`: a plain dict message.
+            text = event.get("text")
+            await self.send(text_data=text if text is not None else json.dumps(event["state"]))
             self.last_seq = seq
         elif seq > self.last_seq + 1:
             await self.send_missing()

@@ -4,21 +4,47 @@ Every seat has its own group (and spectators one), and each gets its own `state`
 message that travels through the layer to one receiver carries another seat's cards. The
 messages are sent after commit; a consumer that misses one notices the gap in `seq` and re-reads
 the table (the layer is not trusted for delivery).
+
+Cheap on purpose (it runs for every move): each payload is serialized to its JSON text once,
+here, and travels as that text (`"text"`), so neither the layer's msgpack nor the consumer
+walks the nested state again; with the Redis Pub/Sub layer the per-seat messages of one change
+go out in one pipelined round trip; called from a worker thread of a server, the publish is
+handed to the server's event loop without waiting for it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import json
+import logging
+import os
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+try:
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+except ImportError:  # pragma: no cover - channels_redis is a dependency
+    RedisPubSubChannelLayer = None
+
+logger = logging.getLogger(__name__)
+
 STATE_EVENT = "table.state"
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_pending: set[asyncio.Future] = set()
 
 
 def group_name(table_id: str, seat: int | None) -> str:
     """The channel-layer group of one seat of a table (`None`: its spectators)."""
     return f"table.{table_id}.{'spectators' if seat is None else seat}"
+
+
+def state_text(payload: dict[str, Any]) -> str:
+    """The JSON text of a state message, as it goes to the WebSocket."""
+    return _dumps(payload)
 
 
 def send_states(
@@ -30,12 +56,73 @@ def send_states(
     if layer is None:
         return
     messages = [
-        (group_name(table_id, seat), {"type": STATE_EVENT, "seq": seq, "final": final, "state": p})
+        (
+            group_name(table_id, seat),
+            {"type": STATE_EVENT, "seq": seq, "final": final, "text": state_text(p)},
+        )
         for seat, p in payloads.items()
     ]
 
     async def fan_out() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
+        await _publish(layer, messages)
 
-    async_to_sync(fan_out)()
+    loop = _server_loop()
+    if loop is None:
+        async_to_sync(fan_out)()
+        return
+    # In a server's worker thread: the loop publishes, this thread goes back to its work. The
+    # order of one table's changes is kept (callbacks run in order, the shard lock is FIFO);
+    # a consumer that sees a gap re-reads the table anyway.
+    loop.call_soon_threadsafe(_start, loop, fan_out, context=contextvars.Context())
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called into this worker thread (asgiref's sync_to_async), if any
+    and still running; `None` on the loop itself or outside a server."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    try:
+        if asyncio.get_running_loop() is loop:
+            return None
+    except RuntimeError:
+        pass
+    return loop
+
+
+def _start(loop: asyncio.AbstractEventLoop, fan_out: Any) -> None:
+    task = loop.create_task(fan_out())
+    _pending.add(task)
+    task.add_done_callback(_done)
+
+
+def _done(task: asyncio.Future) -> None:
+    _pending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        exc = task.exception()
+        logger.error("could not publish table states", exc_info=(type(exc), exc, exc.__traceback__))
+
+
+async def _publish(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """group_send each message; with the Redis Pub/Sub layer, in one pipeline per shard."""
+    if RedisPubSubChannelLayer is not None and isinstance(layer, RedisPubSubChannelLayer):
+        loop_layer = layer._get_layer()
+        shards: dict[int, tuple[Any, list[tuple[str, bytes]]]] = {}
+        for group, message in messages:
+            channel = loop_layer._get_group_channel_name(group)
+            shard = loop_layer._get_shard(channel)
+            shards.setdefault(id(shard), (shard, []))[1].append((channel, layer.serialize(message)))
+        for shard, items in shards.values():
+            # The shard's own lock and connection, as its publish() uses them.
+            async with shard._lock:
+                shard._ensure_redis()
+                pipe = shard._redis.pipeline(transaction=False)
+                for channel, data in items:
+                    pipe.publish(channel, data)
+                await pipe.execute()
+        return
+    for group, message in messages:
+        await layer.group_send(group, message)

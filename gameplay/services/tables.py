@@ -12,17 +12,19 @@ serialized), while `select_for_update` is a no-op on SQLite.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, models, transaction
 from django.utils import timezone
 
 from gameplay import clock
@@ -74,11 +76,13 @@ def bot_seats(table_id: str) -> set[int]:
 
 
 # ------------------------------------------------------------------ engine state cache
-# A process-local cache of live matches: (table id) -> (seq, match). An entry is *taken* by the
-# writer (exclusive: the engine mutates in place) and put back after commit, so a rolled-back
-# transaction can never leave a changed match behind. Readers get a clone.
+# A process-local cache of live matches: (table id) -> (seq, match, table snapshot). An entry is
+# *taken* by the writer (exclusive: the engine mutates in place) and put back after commit, so a
+# rolled-back transaction can never leave a changed match behind. Readers get a clone. The
+# snapshot (the table row's fields at that seq, when known) lets `play_action` skip reading the
+# row: its conditional UPDATE checks the seq anyway.
 _CACHE_SIZE = 4096
-_cache: OrderedDict[str, tuple[int, Match]] = OrderedDict()
+_cache: OrderedDict[str, tuple[int, Match, _Snapshot | None]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -86,6 +90,17 @@ def _take_cached(table_id: str, seq: int) -> Match | None:
     with _cache_lock:
         item = _cache.pop(table_id, None)
     return item[1] if item is not None and item[0] == seq else None
+
+
+def _take_live(table_id: str, seq: int) -> tuple[int, Match, _Snapshot] | None:
+    """Take the cached match at `seq` or before it, with its seq and table snapshot (None: not
+    cached as such)."""
+    with _cache_lock:
+        item = _cache.get(table_id)
+        if item is None or item[0] > seq or item[2] is None:
+            return None
+        del _cache[table_id]
+    return item[0], item[1], item[2]
 
 
 def _peek_cached(table_id: str, seq: int) -> Match | None:
@@ -96,12 +111,12 @@ def _peek_cached(table_id: str, seq: int) -> Match | None:
         return item[1].clone()
 
 
-def _put_cached(table_id: str, seq: int, match: Match) -> None:
+def _put_cached(table_id: str, seq: int, match: Match, snap: _Snapshot | None = None) -> None:
     with _cache_lock:
         current = _cache.get(table_id)
         if current is not None and current[0] > seq:
             return
-        _cache[table_id] = (seq, match)
+        _cache[table_id] = (seq, match, snap)
         _cache.move_to_end(table_id)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -147,7 +162,13 @@ def load_match(table: Table, *, take: bool = False) -> Match:
         return match
     row = Table.objects.filter(pk=table.id).values_list("seq", "state").first()
     if row is not None and row[0] == table.seq and row[1] is not None:
-        return registry.load_match(row[1])
+        match = registry.load_match(row[1])
+        if not take:
+            # The row and the state agree on seq, so the writers can start from here. Only a
+            # claim moves a row on from seq N (and a forfeit, which the claim checks), and
+            # `_put_cached` never replaces a later seq.
+            _put_cached(table.id, table.seq, match.clone(), _Snapshot.of(table))
+        return match
     # The cached state belongs to a later seq (or is missing): the log up to seq is immutable.
     return rebuild_match(table, table.seq)
 
@@ -225,7 +246,8 @@ def create_table(
             for n, s in enumerate(seats)
         )
         table_id = table.id
-        transaction.on_commit(lambda: _put_cached(table_id, 0, match))
+        snap = _Snapshot.of(table)
+        transaction.on_commit(lambda: _put_cached(table_id, 0, match, snap))
         if bots & set(to_act):
             transaction.on_commit(lambda: _schedule_bot(table_id, 0))
     return table
@@ -259,6 +281,10 @@ def play_action(
     """
     if seat is None:
         raise TableError("forbidden", "spectators cannot act")
+    if due_by is None:
+        played = _play_cached(table_id, seat, action, seq, client_id, kind)
+        if played is not None:
+            return played
     try:
         with transaction.atomic():
             return _play(table_id, seat, action, seq, client_id, kind, due_by)
@@ -296,14 +322,15 @@ def _play(
     match = load_match(table, take=True)
     old_to_act = match.to_act()
     if seat not in old_to_act:
-        _put_cached(table_id, table.seq, match)
+        _put_cached(table_id, table.seq, match, _Snapshot.of(table))
         waiting = " or ".join(str(s) for s in old_to_act)
         raise TableError("not_your_turn", f"not your turn (waiting for seat {waiting})")
     deal_no = match.deal_no
     try:
         match.apply(seat, action)
     except IllegalAction as exc:
-        _put_cached(table_id, table.seq, match)  # unchanged: the engine checks before it acts
+        # unchanged: the engine checks before it acts
+        _put_cached(table_id, table.seq, match, _Snapshot.of(table))
         raise TableError("illegal", str(exc)) from None
     logged = {k: v for k, v in match.log[deal_no][2][-1].items() if k != "seat"}
 
@@ -342,6 +369,227 @@ def _play(
     snapshot = _Snapshot.of(table)
     transaction.on_commit(lambda: _after_commit(snapshot, match, bots_due))
     return Played(new_seq, applied=True)
+
+
+def _play_cached(
+    table_id: str, seat: int, action: Any, seq: Any, client_id: str | None, kind: str
+) -> Played | None:
+    """The common case in one statement: the match at `seq` is in this process's cache (with
+    the table fields it was committed with), it is `seat`'s turn and the action is legal.
+
+    Nothing is read: the claim (`UPDATE ... WHERE seq = N AND status = 'playing'`) is what
+    decides, as in `_play`, and the id check is left to the unique (table, seat, id)
+    constraint, which rolls the claim back. `None` hands the request to `_play` (not cached,
+    not this seat's turn, illegal, or the claim lost): it reads the row and answers in the
+    protocol's check order.
+    """
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        return None
+    live = _take_live(table_id, seq)
+    if live is None:
+        return None
+    cached_seq, match, snap = live
+    if cached_seq < seq:
+        # Another process moved the table since (a table's seats may sit on different server
+        # processes): catch the cached match up from the log rather than load the whole state.
+        caught_up = _catch_up(table_id, seq, cached_seq, match, snap)
+        if caught_up is None:
+            return None
+        snap = caught_up
+    old_to_act = match.to_act()
+    if snap.status != PLAYING or seat not in old_to_act:
+        _put_cached(table_id, seq, match, snap)
+        return None
+    deal_no = match.deal_no
+    try:
+        match.apply(seat, action)
+    except IllegalAction:
+        _put_cached(table_id, seq, match, snap)  # unchanged: the engine checks before it acts
+        return None
+    logged = {k: v for k, v in match.log[deal_no][2][-1].items() if k != "seat"}
+    now = timezone.now()
+    new_seq = seq + 1
+    to_act = match.to_act()
+    deadline = clock.next_deadline(
+        old_to_act, to_act, snap.deadline, now, snap.seconds_per_move, actor=seat
+    )
+    bots_due = bool(bot_seats(table_id) & set(to_act))
+    fields: dict[str, Any] = {
+        "seq": new_seq,
+        "state": _state_text(match),
+        "updated_at": now,
+        "deadline": deadline,
+        "bot_due": now + timedelta(seconds=bot_delay()) if bots_due else None,
+    }
+    result = finished_at = None
+    status = PLAYING
+    if match.finished:
+        status, result, finished_at, deadline = FINISHED, match.result(), now, None
+        fields.update(
+            status=status, result=result, record=match.export(), finished_at=now, deadline=None
+        )
+    action_row = {
+        "seq": new_seq,
+        "seat": seat,
+        "action": logged,
+        "client_id": client_id,
+        "kind": kind,
+        "created_at": now,
+    }
+    try:
+        claimed = _claim(table_id, seq, fields, action_row)
+    except IntegrityError:
+        # The id was applied before (the unique constraint): nothing of this was kept.
+        if client_id is not None and (
+            Action.objects.filter(table_id=table_id, seat=seat, client_id=client_id).exists()
+        ):
+            return Played(_get_table(table_id).seq, applied=False, duplicate=True)
+        raise
+    if not claimed:
+        return None  # another writer moved the table: `_play` reads it and answers
+    new_snap = replace(
+        snap,
+        seq=new_seq,
+        status=status,
+        deadline=deadline,
+        result=result,
+        finished_at=finished_at,
+    )
+    transaction.on_commit(lambda: _after_commit(new_snap, match, bots_due))
+    return Played(new_seq, applied=True)
+
+
+_CATCH_UP_LIMIT = 32  # actions; beyond that loading the state column is as cheap
+
+
+def _catch_up(
+    table_id: str, seq: int, cached_seq: int, match: Match, snap: _Snapshot
+) -> _Snapshot | None:
+    """Bring `match` (taken from the cache at `cached_seq`) to the table's current seq with the
+    actions logged since, if that is `seq`; its snapshot from the row. One statement on
+    PostgreSQL (one consistent view of the row and the log: an action row is committed with the
+    claim that wrote its seq). `None`: not done; the entry is back in the cache, unchanged, or
+    dropped if it was changed."""
+    conn = connections[Table.objects.db]
+    if conn.vendor != "postgresql" or seq - cached_seq > _CATCH_UP_LIMIT:
+        _put_cached(table_id, cached_seq, match, snap)
+        return None
+    q = conn.ops.quote_name
+    t, a = Table._meta, Action._meta
+
+    def col(meta: Any, name: str) -> str:
+        return q(meta.get_field(name).column)
+
+    sql = (
+        f"SELECT t.{col(t, 'seq')}, t.{col(t, 'status')}, t.{col(t, 'deadline')}, "
+        f"a.{col(a, 'seq')}, a.{col(a, 'seat')}, a.{col(a, 'action')} "
+        f"FROM {q(t.db_table)} t LEFT JOIN {q(a.db_table)} a "
+        f"ON a.{col(a, 'table')} = t.{col(t, 'id')} AND a.{col(a, 'seq')} > %s "
+        f"WHERE t.{col(t, 'id')} = %s ORDER BY a.{col(a, 'seq')}"
+    )
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [cached_seq, table_id])
+        rows = cursor.fetchall()
+    if (
+        not rows
+        or rows[0][0] != seq
+        or rows[0][1] != PLAYING
+        or [r[3] for r in rows] != list(range(cached_seq + 1, seq + 1))
+    ):
+        _put_cached(table_id, cached_seq, match, snap)  # a stale client, or the match is over
+        return None
+    try:
+        for _, _, _, _, seat, action in rows:
+            match.apply(seat, json.loads(action) if isinstance(action, str) else action)
+    except Exception:
+        logger.exception("table %s: could not catch up from seq %s", table_id, cached_seq)
+        return None  # the match is dropped from the cache; the full path loads the state
+    return replace(snap, seq=seq, status=PLAYING, deadline=rows[0][2])
+
+
+@dataclass(frozen=True)
+class _JsonText:
+    """A JSON column value already serialized (the state dump is the biggest value written)."""
+
+    text: str
+
+
+def _state_text(match: Match) -> _JsonText:
+    """`json.dumps(match.dump())` without `dump()`'s copy through JSON: the same text."""
+    state = {k: getattr(match, k) for k in (*match.COMMON, *match.STATE)}
+    return _JsonText(json.dumps({"game": match.GAME, "state": state}))
+
+
+_claim_sql: dict[tuple[str, ...], tuple[str, tuple[bool, ...]]] = {}
+
+
+def _claim_statement(table_fields: tuple[str, ...]) -> tuple[str, tuple[bool, ...]]:
+    """The PostgreSQL claim-and-append statement for these table fields (cached), and which of
+    its parameters are JSON."""
+    cached = _claim_sql.get(table_fields)
+    if cached is not None:
+        return cached
+    q = connections[Table.objects.db].ops.quote_name
+    table_meta, action_meta = Table._meta, Action._meta
+    is_json: list[bool] = []
+    sets = []
+    for name in table_fields:
+        field = table_meta.get_field(name)
+        json_field = isinstance(field, models.JSONField)
+        sets.append(f"{q(field.column)} = %s{'::jsonb' if json_field else ''}")
+        is_json.append(json_field)
+    pk, seq_col, status_col = (q(table_meta.get_field(f).column) for f in ("id", "seq", "status"))
+    is_json += [False, False, False]
+    columns, values = [], []
+    for name in _ACTION_COLUMNS:
+        field = action_meta.get_field(name)
+        json_field = isinstance(field, models.JSONField)
+        columns.append(q(field.column))
+        values.append("%s::jsonb" if json_field else "%s")
+        is_json.append(json_field)
+    sql = (
+        f"WITH claimed AS (UPDATE {q(table_meta.db_table)} SET {', '.join(sets)} "
+        f"WHERE {pk} = %s AND {seq_col} = %s AND {status_col} = %s RETURNING {pk}) "
+        f"INSERT INTO {q(action_meta.db_table)} "
+        f"({q(action_meta.get_field('table').column)}, {', '.join(columns)}) "
+        f"SELECT {pk}, {', '.join(values)} FROM claimed"
+    )
+    _claim_sql[table_fields] = (sql, tuple(is_json))
+    return _claim_sql[table_fields]
+
+
+_ACTION_COLUMNS = ("seq", "seat", "action", "client_id", "kind", "created_at")
+
+
+def _json_param(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value.text if isinstance(value, _JsonText) else json.dumps(value)
+
+
+def _claim(table_id: str, seq: int, fields: dict[str, Any], action_row: dict[str, Any]) -> bool:
+    """Move the table from `seq` to `seq + 1` (if it is still there and playing) and append the
+    action, atomically. On PostgreSQL one statement (a data-modifying CTE: the INSERT takes the
+    row the UPDATE claimed, so a lost claim inserts nothing), committed by itself outside a
+    transaction; elsewhere (SQLite) the same two statements as `_play` in a transaction."""
+    conn = connections[Table.objects.db]
+    if conn.vendor != "postgresql":
+        values = {
+            k: json.loads(v.text) if isinstance(v, _JsonText) else v for k, v in fields.items()
+        }
+        with transaction.atomic():
+            claimed = Table.objects.filter(pk=table_id, seq=seq, status=PLAYING).update(**values)
+            if claimed:
+                Action.objects.create(table_id=table_id, **action_row)
+        return bool(claimed)
+    sql, is_json = _claim_statement(tuple(fields))
+    raw = [*fields.values(), table_id, seq, PLAYING, *(action_row[k] for k in _ACTION_COLUMNS)]
+    params = [_json_param(v) if j else v for v, j in zip(raw, is_json, strict=True)]
+    # In a caller's transaction: a savepoint, so a duplicate id does not break it.
+    savepoint = transaction.atomic() if conn.in_atomic_block else nullcontext()
+    with savepoint, conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
 
 
 # ------------------------------------------------------------------ after commit
@@ -389,7 +637,7 @@ def _after_commit(snap: _Snapshot, match: Match, bots_due: bool, final: bool = F
     if snap.allow_spectators:
         payloads[None] = state_payload(snap, match, None, now)
     if not final:
-        _put_cached(snap.id, snap.seq, match)
+        _put_cached(snap.id, snap.seq, match, snap)
     try:
         notify.send_states(snap.id, snap.seq, payloads, final=final)
     except Exception:  # the change is committed; consumers re-read on the next gap or sync
