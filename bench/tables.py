@@ -30,6 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from gameplay.bots.common import expand_random  # noqa: E402  (pure: no Django needed)
+
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process and its children that were waited for."""
@@ -46,19 +48,8 @@ def machine_busy() -> tuple[float, float]:
 
 
 def expand(entry: dict[str, Any]) -> dict[str, Any]:
-    """A legal action from a legal-list entry (templates: the first cards)."""
-    if entry["act"] == "exchange":
-        discard = entry["discard"]["from"][: entry["discard"]["choose"]]
-        give = None
-        if entry.get("give"):
-            give = next(c for c in entry["give"]["from"] if c not in discard)
-        return {"act": "exchange", "discard": discard, "give": give}
-    if "choose" in entry:
-        action = {"act": entry["act"], "cards": entry["from"][: entry["choose"]]}
-        if "to" in entry:
-            action["to"] = entry["to"]
-        return action
-    return dict(entry)
+    """A legal action from a legal-list entry (templates filled the same way each time)."""
+    return expand_random(entry, random.Random(0))
 
 
 class Stats:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from gameplay.bots.common import expand_random
 from gameplay.models import Seat, Table
 from gameplay.services import tables
 from gameplay.services.tables import SeatSpec
@@ -52,20 +54,8 @@ def current(table: Table):
 
 
 def some_legal(match, seat: int) -> dict[str, Any]:
-    """A legal action of `seat` (templates filled with their first cards)."""
-    entry = match.legal(seat)[0]
-    if entry["act"] == "exchange":
-        discard = entry["discard"]["from"][: entry["discard"]["choose"]]
-        give = None
-        if entry.get("give"):
-            give = next(c for c in entry["give"]["from"] if c not in discard)
-        return {"act": "exchange", "discard": discard, "give": give}
-    if "choose" in entry:
-        action = {"act": entry["act"], "cards": entry["from"][: entry["choose"]]}
-        if "to" in entry:
-            action["to"] = entry["to"]
-        return action
-    return dict(entry)
+    """A legal action of `seat`: its first legal entry, templates filled the same way each time."""
+    return expand_random(match.legal(seat)[0], random.Random(0))
 
 
 def illegal_for(match, seat: int) -> dict[str, Any]:
