@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import math
 import os
 import random
 import statistics
@@ -52,6 +54,23 @@ def expand(entry: dict[str, Any]) -> dict[str, Any]:
     return expand_random(entry, random.Random(0))
 
 
+class LoopLag:
+    """How late the event loop wakes a task that sleeps `interval` (its worst, since reset)."""
+
+    def __init__(self, interval: float = 0.005) -> None:
+        self.interval = interval
+        self.worst = 0.0
+
+    def reset(self) -> None:
+        self.worst = 0.0
+
+    async def run(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(self.interval)
+            self.worst = max(self.worst, time.perf_counter() - start - self.interval)
+
+
 class Stats:
     def __init__(self) -> None:
         self.sent: dict[tuple[str, int], float] = {}  # (table, seq acted on) -> send time
@@ -74,7 +93,6 @@ async def seat_client(
 
     last = -1
     first = True
-    stats.next_move.setdefault(table, time.monotonic() + random.random() * pace)
     async with websockets.connect(url, max_size=2**22) as ws:
         while not stop.is_set():
             try:
@@ -107,14 +125,26 @@ async def seat_client(
                 stats.received.pop(key, None)
             if msg["status"] != "playing" or not msg["legal"]:
                 continue
-            # One move per `pace` per table, whichever seat is to act.
-            wait = stats.next_move[table] - time.monotonic()
+            # One move per `pace` per table, whichever seat is to act, each table on its own
+            # random phase, drawn once the table is connected (drawn before, every table would
+            # be overdue when its sockets came up and they would all move in step).
+            slot = stats.next_move.setdefault(table, now + random.random() * pace)
+            wait = slot - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            stats.next_move[table] = max(stats.next_move[table] + pace, time.monotonic())
+            stats.next_move[table] = next_slot(slot, pace, time.monotonic())
             stats.sent[(table, seq)] = time.monotonic()
             action = {"type": "act", "seq": seq, "action": expand(msg["legal"][0])}
             await ws.send(json.dumps(action))
+
+
+def next_slot(slot: float, pace: float, now: float) -> float:
+    """The table's next move time: one pace on, skipping slots already missed, so a table that
+    fell behind keeps its phase instead of falling into step with the others."""
+    slot += pace
+    if slot < now:
+        slot += math.ceil((now - slot) / pace) * pace
+    return slot
 
 
 def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, Any]]:
@@ -217,6 +247,14 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
             k += 1
             url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/?token={token}"
             clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop))
+    # The client is measured too: its own pauses would count as server latency. No cyclic
+    # garbage collection while it runs (a full collection of its heap stalled it 50-250 ms, a
+    # young one 10-50 ms), and a probe of its event loop's lag is reported with the figures.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    lag = LoopLag()
+    lag_task = asyncio.create_task(lag.run())
     started = time.monotonic()
     tasks = [asyncio.create_task(c) for c in clients]
     await asyncio.sleep(args.warmup)
@@ -225,14 +263,18 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
     busy0, total0 = machine_busy()
     t0 = time.monotonic()
     stats.measuring = True
+    lag.reset()
     await asyncio.sleep(args.duration)
     stats.measuring = False
+    client_lag = lag.worst
     elapsed = time.monotonic() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     client_cpu = time.process_time() - client0
     busy1, total1 = machine_busy()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
+    lag_task.cancel()
+    gc.enable()
     lat = sorted(stats.latencies)
     return {
         "tables": args.tables,
@@ -250,6 +292,9 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
         "server_cpu_percent": round(cpu / elapsed * 100, 1),
         # The bench client is one process too: past ~100% it, not the server, is the limit.
         "client_cpu_percent": round(client_cpu / elapsed * 100, 1),
+        # The longest the client's event loop was late while measuring: it bounds how much of
+        # a latency could be the client's own doing rather than the server's.
+        "client_loop_lag_max_ms": round(client_lag * 1000, 1),
         "machine_busy_percent": round((busy1 - busy0) / max(1, total1 - total0) * 100, 1),
         "sockets": stats.sockets,
         # From starting the clients to the last socket's first state (must be < --warmup).

@@ -204,7 +204,6 @@ class MediatoreMatch(Match):
         "partner",
         "giver",
         "given",
-        "revealed",
         "trick",
         "signal",
         "sigmode",
@@ -231,7 +230,6 @@ class MediatoreMatch(Match):
     partner: int  # Chiamo: the called card's holder, -1 if it lay in the monte. SECRET.
     giver: int  # Mediatore: the seat that handed the called card over (public), -1 if none
     given: int
-    revealed: bool  # Chiamo: the called card has been played
     trick: list[int]
     signal: int
     sigmode: int  # 0: signals off, 1: unchecked, 2: strict (from the variant, for speed)
@@ -267,7 +265,6 @@ class MediatoreMatch(Match):
         self.partner = -1
         self.giver = -1
         self.given = -1
-        self.revealed = False
         self.trick = []
         self.signal = 0
         v = self.variant
@@ -473,8 +470,7 @@ class MediatoreMatch(Match):
         if sig:
             data["signal"] = sig
         ev.append(event("play", **data))
-        if card == self.called and self.contract == CHIAMO and not self.revealed:
-            self.revealed = True
+        if card == self.called and self.contract == CHIAMO:
             if seat == self.declarer:
                 ev.append(event("alone", seat=seat, card=DECK.code_of[card]))
             else:
@@ -731,7 +727,6 @@ class MediatoreMatch(Match):
         m.partner = self.partner
         m.giver = self.giver
         m.given = self.given
-        m.revealed = self.revealed
         m.trick = self.trick[:]
         m.signal = self.signal
         m.sigmode = self.sigmode
@@ -912,6 +907,12 @@ class MediatoreMatch(Match):
         out["signal"] = signal
         return card + 40 * s, out
 
+    def _called_played(self) -> bool:
+        """Chiamo's secret is out once the called card is on the table (derived, not a flag:
+        the unchecked play path keeps no events and must not need to keep this either)."""
+        called = self.called
+        return called in self.trick or any(called in t[1:5] for t in self.tricks)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator). The secret of Chiamo stays secret:
         ``partner`` and ``alone`` are ``None`` for everyone who cannot know them yet."""
@@ -925,7 +926,7 @@ class MediatoreMatch(Match):
         partner: int | None = None
         alone: bool | None = None
         if c == CHIAMO and self.called >= 0:
-            if over or self.revealed:
+            if over or self._called_played():
                 partner = None if self.partner < 0 else self.partner
                 alone = self.partner < 0
             elif seat is not None and seat == self.partner:

@@ -112,6 +112,29 @@ def test_the_partner_is_revealed_when_the_called_card_is_played():
         assert m.view(obs)["alone"] is False
 
 
+def test_the_unchecked_path_reveals_the_partner_too():
+    # Bots and record replays play without events; the views after it must be the same.
+    checked = start_match("mediatore", dealer=3, deals=[copy.deepcopy(DEAL)])
+    fast = checked.clone()
+    script = [
+        (0, {"act": "bid", "contract": "chiamo"}),
+        *((seat, {"act": "pass"}) for seat in (1, 2, 3)),
+        (0, {"act": "call", "card": "3b"}),
+        (0, {"act": "discard", "cards": MONTE}),
+        (0, {"act": "play", "card": "3c"}),
+        (1, {"act": "play", "card": "Rc"}),
+        (2, {"act": "play", "card": "7c"}),
+        (3, {"act": "play", "card": "3b"}),
+    ]
+    for seat, action in script:
+        move, _ = fast.check(seat, action)
+        fast.play(seat, move)
+        checked.apply(seat, action)
+        for obs in (0, 1, 2, 3, None):
+            assert fast.view(obs) == checked.view(obs), (obs, action)
+    assert fast.view(1)["partner"] == 3
+
+
 def test_playing_the_called_card_himself_shows_the_declarer_alone():
     deal = swap(DEAL, "3b", "7b")  # 3b in the monte
     m = start_match("mediatore", dealer=3, deals=[deal])
