@@ -24,9 +24,15 @@ $(VENV)/.bench: requirements/bench.txt $(VENV)/.dev
 	touch $@
 
 ## run: install, migrate, load the demo and serve HTTP + WebSockets on 127.0.0.1:8000
+## (with REDIS_URL set, also a Celery worker with beat: bots and clocks need one there)
 run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --no-input
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --base-url http://$(HOST):$(PORT)
+	@if [ -n "$$REDIS_URL" ] && [ "$${CELERY_EAGER:-0}" != 1 ]; then \
+		echo "REDIS_URL is set: a Celery worker with beat runs beside the server"; \
+		DEBUG=$${DEBUG:-1} $(BIN)/celery -A config worker --beat --schedule var/celerybeat-schedule --loglevel=warning & \
+		trap "kill $$! 2>/dev/null" EXIT INT TERM; \
+	fi; \
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: install the dev requirements and run the whole suite
@@ -48,7 +54,8 @@ worker: $(VENV)/.base
 
 ## beat: the Celery scheduler for periodic tasks (turn clocks), one per deployment
 beat: $(VENV)/.base
-	$(BIN)/celery -A config beat --loglevel=info
+	mkdir -p var
+	$(BIN)/celery -A config beat --schedule var/celerybeat-schedule --loglevel=info
 
 ## requirements: recompile the pinned requirements/*.txt from the short *.in files
 requirements: $(VENV)/.dev

@@ -42,6 +42,9 @@ def ratings_leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     ).get_page(request.GET.get("provisional_page"))
     clubs, countries = filter_choices(game)
     query = {k: v for k, v in (("club", club), ("country", country)) if v}
+    # Each pager's links keep the filters and the other list's page (omitted when it is 1).
+    keep_provisional = {"provisional_page": provisional.number} if provisional.number > 1 else {}
+    keep_established = {"page": established.number} if established.number > 1 else {}
     context = {
         "game": info,
         "established": established,
@@ -51,7 +54,8 @@ def ratings_leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "countries": countries,
         "club": club,
         "country": country,
-        "filter_query": urlencode(query),
+        "established_query": urlencode({**query, **keep_provisional}),
+        "provisional_query": urlencode({**query, **keep_established}),
         "threshold": provisional_games(),
         "trend_days": TREND_DAYS,
         "model_name": MODEL_NAME,

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import api as gameplay
 from league.models import Event, Player, Rating, RatingHistory
-from league.ratings.chart import line_chart
+from league.ratings.chart import MAX_POINTS, line_chart
 from league.ratings.services import provisional_games
 
 TREND_DAYS = 30
@@ -93,46 +93,83 @@ HISTORY_FIELDS = (
 )
 
 
-def player_rating_sections(
-    player: Player, *, recent: int = 20, opponents: int = 10
-) -> dict[str, Any]:
-    """Everything the player page shows about ratings, in three queries: current ratings per
-    game with a chart of their history, recent matches, head-to-head and seat statistics."""
-    ratings = list(Rating.objects.filter(player=player).order_by("-games", "game"))
-    rows = list(
+# The player page reads at most this many of a player's most recent rated matches per game (the
+# chart) and this many overall (the recent-matches table); read at call time so tests can lower it.
+CHART_MATCHES = MAX_POINTS - 1  # plus the rating before the first of them: never thinned
+RECENT_MATCHES = 20
+HEAD_TO_HEAD = 10
+
+
+def recent_history(player: Player, per_game: int) -> QuerySet[RatingHistory, dict[str, Any]]:
+    """The player's `per_game` most recent history rows in each game, oldest first, as
+    `HISTORY_FIELDS` dicts — one query whose row count is bounded in SQL (a ROW_NUMBER window
+    per game, filtered in the database), however long the career."""
+    newest_first = Window(
+        RowNumber(), partition_by=[F("game")], order_by=[F("at").desc(), F("match_id").desc()]
+    )
+    return (
         RatingHistory.objects.filter(player=player)
+        .annotate(recency=newest_first)
+        .filter(recency__lte=per_game)
         .order_by("at", "match_id")
         .values(*HISTORY_FIELDS)
     )
-    series: dict[str, list[float]] = defaultdict(list)
-    meetings: Counter[int] = Counter()
-    ahead: Counter[int] = Counter()
-    behind: Counter[int] = Counter()
-    seats: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def player_rating_sections(player: Player) -> dict[str, Any]:
+    """Everything the player page shows about ratings, in five queries whose rows are bounded
+    whatever the length of the player's career: current ratings per game with a chart, recent
+    matches, seat statistics, head-to-head, the opponents' names.
+
+    The chart shows each game's `CHART_MATCHES` most recent matches (and the rating before the
+    first of them), not a downsample of the whole career: it is exact for the form a reader
+    looks at, its last point is the current rating, and SQL can cut it with one window
+    function. A downsample keeping the first, last, lowest and highest points would need
+    per-bucket aggregates in SQL, or every row loaded to pick them in Python. The whole
+    history stays readable, paginated, at `/api/players/<id>/ratings/`. Seat statistics and
+    head-to-head cover the whole career, aggregated in the database.
+    """
+    chart_size, recent = CHART_MATCHES, RECENT_MATCHES
+    ratings = list(Rating.objects.filter(player=player).order_by("-games", "game"))
+    # The `recent` most recent matches overall are among the `recent` most recent of their
+    # game, so one bounded read serves both the charts and the table.
+    rows = list(recent_history(player, max(chart_size, recent)))
+    by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
-        line = series[row["game"]]
-        if not line:  # the chart starts from the rating before the first match
-            line.append(row["ordinal_before"])
-        line.append(row["ordinal"])
-        for seat, other in enumerate(row["match__players"]):
-            if other == player.pk:
-                continue
-            meetings[other] += 1
-            theirs = row["match__ranks"][seat]
-            ahead[other] += row["rank"] < theirs
-            behind[other] += row["rank"] > theirs
-        stat = seats.setdefault(
-            (row["game"], row["seat"]),
-            {"game": row["game"], "seat": row["seat"], "matches": 0, "wins": 0, "places": 0,
-             "payout": 0},
-        )  # fmt: skip
-        stat["matches"] += 1
-        stat["wins"] += row["rank"] == 1
-        stat["places"] += row["rank"]
-        stat["payout"] += row["payout"]
-    frequent = [pid for pid, _ in meetings.most_common(opponents)]
+        by_game[row["game"]].append(row)
+    series: dict[str, list[float]] = {}
+    for game, game_rows in by_game.items():
+        shown = game_rows[-chart_size:]  # the chart starts from the rating before the first
+        series[game] = [shown[0]["ordinal_before"], *(row["ordinal"] for row in shown)]
+    seats = list(
+        RatingHistory.objects.filter(player=player)
+        .values("game", "seat")
+        .annotate(
+            matches=Count("id"),
+            wins=Count("id", filter=Q(rank=1)),
+            places=Sum("rank"),
+            payout=Sum("payout"),
+        )
+        .order_by("game", "seat")
+    )
+    # Every other history row of the player's matches, against the player's own row of the
+    # same match (the filter's join is the one the annotations compare with).
+    together = (
+        RatingHistory.objects.filter(match__changes__player=player)
+        .exclude(player=player)
+        .values("player_id")
+        .annotate(
+            meetings=Count("id"),
+            ahead=Count("id", filter=Q(match__changes__rank__lt=F("rank"))),
+            behind=Count("id", filter=Q(match__changes__rank__gt=F("rank"))),
+            first=Min("at"),
+        )
+        .order_by("-meetings", "first", "player_id")[:HEAD_TO_HEAD]
+    )
+    frequent = list(together)
     latest = rows[-recent:][::-1]
-    wanted = set(frequent) | {p for row in latest for p in row["match__players"]}
+    wanted = {h["player_id"] for h in frequent}
+    wanted |= {p for row in latest for p in row["match__players"]}
     names = {p.pk: p for p in Player.objects.filter(pk__in=wanted)} if wanted else {}
     threshold = provisional_games()
     game_names = dict(gameplay.game_choices())
@@ -141,6 +178,7 @@ def player_rating_sections(
             "rating": r,
             "game_name": game_names.get(r.game, r.game),
             "provisional": r.games < threshold,
+            "series": series.get(r.game, []),
             "chart": line_chart(series.get(r.game, [])),
         }
         for r in ratings
@@ -163,14 +201,14 @@ def player_rating_sections(
         )
     head_to_head = [
         {
-            "opponent": names[pid],
-            "meetings": meetings[pid],
-            "ahead": ahead[pid],
-            "behind": behind[pid],
-            "level": meetings[pid] - ahead[pid] - behind[pid],
+            "opponent": names[h["player_id"]],
+            "meetings": h["meetings"],
+            "ahead": h["ahead"],
+            "behind": h["behind"],
+            "level": h["meetings"] - h["ahead"] - h["behind"],
         }
-        for pid in frequent
-        if pid in names
+        for h in frequent
+        if h["player_id"] in names
     ]
     seat_stats = [
         {
@@ -180,7 +218,7 @@ def player_rating_sections(
             "average_place": stat["places"] / stat["matches"],
             "average_payout": stat["payout"] / stat["matches"],
         }
-        for _, stat in sorted(seats.items())
+        for stat in seats
     ]
     return {
         "ratings": per_game,

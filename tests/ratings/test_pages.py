@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+from urllib.parse import parse_qs
+
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.models import Player, RatedMatch, Rating, RatingHistory
@@ -91,6 +97,46 @@ def test_the_leaderboard_is_paginated(client, friendly, users, monkeypatch):
     assert not {r.pk for r in first} & {r.pk for r in second}
 
 
+def pager_links(page: str) -> list[dict[str, list[str]]]:
+    """The query of every link in each `<p class="pager">`, pager by pager."""
+    return [
+        [parse_qs(unescape(href)) for href in re.findall(r'href="\?([^"]*)"', pager)]
+        for pager in re.findall(r'<p class="pager">(.*?)</p>', page, re.S)
+    ]
+
+
+def test_each_leaderboard_pager_keeps_the_filters_and_the_other_pagers_page(
+    client, friendly, users, monkeypatch
+):
+    from league import views_ratings
+
+    monkeypatch.setattr(views_ratings, "PAGE_SIZE", 1)
+    grow(friendly, users, 6)  # 5 regulars (4 people and the bot), 2 provisional players
+    Player.objects.update(club="Circolo Bari", country="IT")
+    url = reverse("league:ratings", args=["saichugen"])
+    filters = {"club": ["Circolo Bari"], "country": ["IT"]}
+
+    response = client.get(
+        url, {"club": "Circolo Bari", "country": "it", "page": 2, "provisional_page": 2}
+    )
+    established, provisional = pager_links(response.content.decode())
+    assert established == [
+        {**filters, "provisional_page": ["2"], "page": ["1"]},
+        {**filters, "provisional_page": ["2"], "page": ["3"]},
+    ]
+    assert provisional == [{**filters, "page": ["2"], "provisional_page": ["1"]}]
+    # Following a link turns one pager and leaves the other where it was.
+    followed = client.get(url, {k: v[0] for k, v in established[1].items()})
+    assert followed.context["established"].number == 3
+    assert followed.context["provisional"].number == 2
+
+    # On the first page a list needs no `page` in the other's links.
+    response = client.get(url, {"provisional_page": 2})
+    established, provisional = pager_links(response.content.decode())
+    assert established == [{"provisional_page": ["2"], "page": ["2"]}]
+    assert provisional == [{"provisional_page": ["1"]}]
+
+
 def test_an_unknown_game_has_no_leaderboard(client):
     assert client.get(reverse("league:ratings", args=["chess"])).status_code == 404
     assert client.get("/api/ratings/chess/").status_code == 404
@@ -101,14 +147,15 @@ def test_rating_pages_use_a_fixed_number_of_queries(
     client, friendly, users, size, django_assert_max_num_queries
 ):
     players = grow(friendly, users, size)
-    # (url, queries): counts + pages of the two lists, filter choices; the player page's 4
-    # queries of its own plus 4 for ratings (ratings, history, opponents' names).
+    # (url, queries): counts + pages of the two lists, filter choices; the player page's 5
+    # queries of its own plus 5 for ratings (ratings, recent history, seat statistics,
+    # head-to-head, opponents' names).
     urls = [
         (reverse("league:ratings_index"), 1),
         (reverse("league:ratings", args=["saichugen"]), 5),
         (reverse("league:ratings", args=["saichugen"]) + "?club=x&country=IT&page=2", 5),
-        (reverse("league:player", args=[players[0].pk]), 8),
-        (reverse("league:player", args=[Player.objects.get(name="Bot A").pk]), 8),
+        (reverse("league:player", args=[players[0].pk]), 10),
+        (reverse("league:player", args=[Player.objects.get(name="Bot A").pk]), 10),
         ("/api/ratings/saichugen/", 2),
         (f"/api/players/{players[0].pk}/ratings/", 3),
     ]
@@ -153,6 +200,59 @@ def test_the_player_page_shows_ratings_matches_opponents_and_seats(
     assert f'href="/events/{event.slug}/rounds/1/"' in page
     [row] = response.context["events"]
     assert row["position"]["of"] == 6
+
+
+def test_a_long_career_is_read_in_bounded_rows_and_a_fixed_number_of_queries(
+    client, friendly, users, monkeypatch
+):
+    from league.ratings import chart, queries
+
+    # The real bound draws every point it reads: no thinning on top of it.
+    assert queries.CHART_MATCHES + 1 <= chart.MAX_POINTS
+    monkeypatch.setattr(queries, "CHART_MATCHES", 8)
+    monkeypatch.setattr(queries, "RECENT_MATCHES", 5)
+    ann, ben, cid, dan = users(4)
+    friendly([ann, ben, "Bot A"], [4, -2, -2], at=later(T0, -1000))
+    ann_p = Player.objects.get(user=ann)
+    url = reverse("league:player", args=[ann_p.pk])
+    with CaptureQueriesContext(connection) as short_career:
+        client.get(url)
+
+    for i in range(29):  # 30 Saichugen matches and 12 of Mediatore: more than the bound
+        friendly([ann, ben, "Bot A"], [4, -2, -2] if i % 3 else [-2, 4, -2], at=later(T0, i))
+    for i in range(12):
+        payouts = [36, 36, -36, -36] if i % 2 else [-36, 36, 36, -36]
+        friendly([ann, ben, cid, dan], payouts, game="mediatore", at=later(T0, 100 + i))
+    assert RatingHistory.objects.filter(player=ann_p).count() == 42
+
+    rows = queries.recent_history(ann_p, 8)
+    assert "ROW_NUMBER" in str(rows.query)  # cut in SQL, not after loading every row
+    assert len(rows) == 8 + 8
+    with CaptureQueriesContext(connection) as long_career:
+        response = client.get(url)
+    assert response.status_code == 200
+    assert len(long_career) == len(short_career)
+
+    for section in response.context["ratings"]:
+        rating = section["rating"]
+        history = RatingHistory.objects.filter(player=ann_p, game=rating.game).order_by("at")
+        ordinals = [h.ordinal for h in history]
+        # The last 8 matches, from the rating before the first of them to the current one.
+        assert section["series"] == [ordinals[-9], *ordinals[-8:]]
+        assert section["series"][-1] == rating.ordinal
+        assert section["chart"].matches == 8
+    assert [s["rating"].games for s in response.context["ratings"]] == [30, 12]
+    page = response.content.decode()
+    assert "The last 8 of 30 rated games." in page and "The last 8 of 12 rated games." in page
+
+    newest = RatingHistory.objects.filter(player=ann_p).order_by("-at")[:5]
+    assert [m["match_id"] for m in response.context["recent_matches"]] == [
+        h.match_id for h in newest
+    ]
+    # Head-to-head and seats still count the whole career.
+    h2h = {h["opponent"].name: h["meetings"] for h in response.context["head_to_head"]}
+    assert h2h[ben.username] == 42 and h2h["Bot A"] == 30 and h2h[cid.username] == 12
+    assert sum(s["matches"] for s in response.context["seat_stats"]) == 42
 
 
 # --- the API --------------------------------------------------------------------------------------

@@ -32,9 +32,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--password", help="use this password instead of a random one")
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="where the server will listen, for the printed links (make run passes its own)",
+        )
 
     @transaction.atomic
-    def handle(self, *args: Any, password: str | None = None, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        password: str | None = None,
+        base_url: str = "http://127.0.0.1:8000",
+        **options: Any,
+    ) -> None:
         password = password or secrets.token_urlsafe(9)
         User = get_user_model()
         organizer, _ = User.objects.get_or_create(
@@ -51,15 +62,16 @@ class Command(BaseCommand):
             players.append(event_services.player_for_user(user))
         event = self.demo_league(organizer, players)
         demo = gameplay.open_demo_table()
+        base = base_url.rstrip("/")
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo ready.\n"
                 f"  Organizer login: {ORGANIZER} / {password}\n"
                 f"  Player logins ({', '.join(DEMO_PLAYERS)}) use the same password.\n"
-                f"  Demo league: http://127.0.0.1:8000{event.get_absolute_url()}\n"
+                f"  Demo league: {base}{event.get_absolute_url()}\n"
                 "  Table against two bots (as ana): "
-                f"http://127.0.0.1:8000/tables/{demo['table']}/?token={demo['token']}\n"
-                "  Open http://127.0.0.1:8000/"
+                f"{base}/tables/{demo['table']}/?token={demo['token']}\n"
+                f"  Open {base}/"
             )
         )
 
