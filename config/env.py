@@ -7,6 +7,8 @@ deployment configuration stops start-up instead of silently falling back to a de
 from __future__ import annotations
 
 import os
+import secrets
+from pathlib import Path
 from urllib.parse import urlparse
 
 from django.core.exceptions import ImproperlyConfigured
@@ -66,3 +68,23 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
             f"{name} must be a URL with scheme {' or '.join(schemes)}, got {raw!r}"
         )
     return raw
+
+
+def embedded_secret_key(var_dir: Path) -> str:
+    """The embedded mode's secret key: random, made on first use, kept in `var_dir/secret_key`
+    (owner-only), so sessions survive a restart and no key lives in the repository."""
+    path = var_dir / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    var_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        # O_EXCL: two processes starting at once both end up with the first one's key.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key

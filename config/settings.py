@@ -12,7 +12,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, env_url
+from config.env import embedded_secret_key, env_bool, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MEDIANA_VAR_DIR") or BASE_DIR / "var")
@@ -20,9 +20,15 @@ VAR_DIR = Path(env_str("MEDIANA_VAR_DIR") or BASE_DIR / "var")
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set unless DEBUG=1")
-    SECRET_KEY = "insecure-development-key-only-for-DEBUG"
+    if DEBUG:
+        SECRET_KEY = "insecure-development-key-only-for-DEBUG"
+    elif env_str("DATABASE_URL"):
+        # A deployment: its processes (and machines) must share one key, so say so.
+        raise ImproperlyConfigured("SECRET_KEY must be set when DATABASE_URL is (or DEBUG=1)")
+    else:
+        # Embedded, no configuration: a random key made once and kept in var/, so commands
+        # (`create_table` beside `make run`, `score_record`) work as they are.
+        SECRET_KEY = embedded_secret_key(VAR_DIR)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

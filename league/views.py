@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -96,17 +97,41 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 # Tie-breaks whose value is already a column of the table, or means nothing to a reader (lot).
 NOT_SHOWN = {"match_points", "total_payouts", "wins", "lot"}
+# Rows per standings page; the CSV export is never paginated.
+STANDINGS_PAGE_SIZE = 100
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """One page of the snapshot's rows; `?player=<id>` opens the page holding that player's row.
+
+    Ranks are the rows' own (overall) ranks. A page out of range gives the last page and a
+    page that is no number the first (`Paginator.get_page`); `?player=` wins over `?page=`.
+    """
     event = visible_event(request, slug)
+    # Read through the version check even though only one page is shown: a snapshot that is
+    # behind the event's standings_version is recomputed, so ranks and pages are never stale.
+    all_rows = standings_rows(event)
+    index = {row["player_id"]: i for i, row in enumerate(all_rows)}
+    me = None
+    if request.user.is_authenticated:
+        me = Player.objects.filter(user_id=request.user.pk).values_list("pk", flat=True).first()
+        me = me if me in index else None  # "find me" only for a player in these standings
+    try:
+        wanted = int(request.GET.get("player", ""))
+    except ValueError:
+        wanted = None
+    found = wanted if wanted in index else None
+    number = request.GET.get("page") if found is None else index[found] // STANDINGS_PAGE_SIZE + 1
+    page = Paginator(all_rows, STANDINGS_PAGE_SIZE).get_page(number)
     shown = [(i, name) for i, name in enumerate(event.tiebreaks) if name not in NOT_SHOWN]
-    rows = [
-        {**row, "shown": [row["tiebreaks"][i] for i, _ in shown]} for row in standings_rows(event)
-    ]
+    rows = [{**row, "shown": [row["tiebreaks"][i] for i, _ in shown]} for row in page]
     context = {
         "event": event,
+        "page": page,
         "rows": rows,
+        "found": found,
+        "not_found": wanted if wanted is not None and found is None else None,
+        "me": me,
         "tiebreak_labels": [get_tiebreak(name).label for _, name in shown],
         "tiebreak_order": [get_tiebreak(name).label for name in event.tiebreaks],
     }

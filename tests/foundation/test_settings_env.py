@@ -59,10 +59,49 @@ def test_urls_switch_to_postgres_and_redis():
     assert loaded["broker"] == "redis://127.0.0.1:6379/0"
 
 
-def test_secret_key_is_required_unless_debug():
-    done = settings_under()
+def test_a_deployment_must_set_its_secret_key():
+    done = settings_under(DATABASE_URL="postgres://postgres@127.0.0.1:5432/mediana")
     assert done.returncode != 0
-    assert "SECRET_KEY must be set unless DEBUG=1" in done.stderr
+    assert "SECRET_KEY must be set when DATABASE_URL is" in done.stderr
+
+
+KEY_PROBE = (
+    "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+)
+
+
+def test_embedded_mode_makes_its_own_key_once_and_keeps_it(tmp_path):
+    def key() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", KEY_PROBE],
+            cwd=ROOT,
+            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings",
+                 "MEDIANA_VAR_DIR": str(tmp_path / "var")},
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    first = key()
+    assert len(first) >= 50 and key() == first
+    stored = tmp_path / "var" / "secret_key"
+    assert stored.read_text() == first
+    assert stored.stat().st_mode & 0o077 == 0  # owner only
+
+
+def test_score_record_needs_no_configuration_at_all():
+    done = subprocess.run(
+        [sys.executable, "manage.py", "score_record", "-"],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"},
+        input="{}",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith("record: ") and done.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize(

@@ -157,7 +157,9 @@ def test_public_pages_use_a_fixed_number_of_queries(
     ]
     client.get(urls[3])  # the standings snapshot exists after the first read
     for url in urls:
-        with django_assert_max_num_queries(8):
+        # The same bound for 6 and 15 players; the player page is the largest (its ratings
+        # sections: current ratings, a bounded history, seat and head-to-head totals, names).
+        with django_assert_max_num_queries(10):
             response = client.get(url)
         assert response.status_code == 200, url
 
