@@ -816,11 +816,13 @@ class MediatoreMatch(Match):
             raise IllegalAction(f"'{act}' is not a move in Mediatore")
         if act not in _PHASE_ACTS[phase]:
             raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+        # records.md: `signal` is checked wherever it appears (``"signal": null`` included).
+        has_signal = "signal" in action
         signal = action.get("signal")
-        if signal is not None and act != "play":
+        if has_signal and act != "play":
             raise IllegalAction("a signal goes only with the card that leads a trick")
         if phase == PLAY:
-            return self._check_play(seat, action.get("card"), signal)
+            return self._check_play(seat, action.get("card"), signal, has_signal)
         if phase == AUCTION:
             if act == "pass":
                 return ("pass",), {"act": "pass"}
@@ -877,18 +879,20 @@ class MediatoreMatch(Match):
         }
         return ("exchange", tuple(cards), give), logged
 
-    def _check_play(self, seat: int, code: Any, signal: Any) -> tuple[int, dict[str, Any]]:
+    def _check_play(
+        self, seat: int, code: Any, signal: Any, has_signal: bool
+    ) -> tuple[int, dict[str, Any]]:
         card = self._card(seat, code)
         trick = self.trick
         out: dict[str, Any] = {"act": "play", "card": DECK.code_of[card]}
         if trick:
             led = trick[0] // 10
             if card // 10 != led and self.masks[seat] & SUIT_MASK[led]:
-                raise IllegalAction(f"must follow suit {SUITS[led]} ({SUIT_NAMES[SUITS[led]]})")
-            if signal is not None:
+                raise IllegalAction(f"must follow suit {SUITS[led]}")  # records.md's reason
+            if has_signal:
                 raise IllegalAction("a signal goes only with the card that leads a trick")
             return card, out
-        if signal is None:
+        if not has_signal:
             return card, out
         if not isinstance(signal, str) or signal not in SIGNAL_CODE:
             raise IllegalAction(

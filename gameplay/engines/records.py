@@ -110,7 +110,7 @@ def score_record(record: Any) -> dict[str, Any]:
 def score_record_text(text: str) -> dict[str, Any]:
     """Like ``score_record``, from JSON text (malformed JSON is a ``record:`` error)."""
     try:
-        record = json.loads(text)
+        record = json.loads(text.removeprefix("\ufeff"))  # a byte-order mark some editors write
     except (ValueError, RecursionError) as e:
         raise _record_error(f"malformed JSON: {e}") from None
     return score_record(record)

@@ -712,11 +712,8 @@ class SchieberamschMatch(Match):
                 if EFF[card] != led and FOLLOW[led][self.masks[seat] & GROUP[led]]:
                     if led == TRUMP:
                         raise IllegalAction("a jack was led: you must play a jack")
-                    name = SUIT_NAMES[SUITS[led]]
-                    raise IllegalAction(
-                        f"must follow suit {SUITS[led]}: play a {name[:-1]} card "
-                        "(a jack is a trump, not a " + name[:-1] + ")"
-                    )
+                    # records.md's exact reason (`must follow suit S`); jacks are no suit's
+                    raise IllegalAction(f"must follow suit {SUITS[led]}")
             return card, {"act": "play", "card": DECK.code_of[card]}
         if phase == DISCARD:
             codes = action.get("cards")

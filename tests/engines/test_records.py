@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from gameplay.engines import RecordError, start_match
+from gameplay.bots.common import expand_random
+from gameplay.engines import IllegalAction, RecordError, start_match
 from gameplay.engines.records import replay_record, score_record, score_record_text
 
 from .helpers import play_out
@@ -323,3 +324,40 @@ def test_score_record_as_a_process_reads_stdin_and_exits_2_on_an_illegal_record(
     assert done.stdout == ""
     assert done.stderr.startswith("record: malformed JSON")
     assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("game", ["three_five_eight", "schieberamsch", "mediatore"])
+def test_the_follow_suit_reason_is_the_same_in_every_game(game):
+    # records.md's example reason, `must follow suit S`: the led card's suit and nothing more.
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(20):
+        m = start_match(game, seed=seed)
+        deck = m.deck_for(m.variant)
+        while not m.finished and seen < 5:
+            seat = m.to_act()[0]
+            legal = m.legal(seat)
+            plays = {a["card"] for a in legal if a.get("act") == "play"}
+            led = deck.code_of[m.trick[0]] if plays and m.trick else None
+            off = [c for c in m.view(seat)["hand"] if c not in plays]
+            if led and off and led[0] != "J" and all(c[-1] == led[-1] for c in plays):
+                with pytest.raises(IllegalAction) as caught:
+                    m.apply(seat, {"act": "play", "card": off[0]})
+                if not (game == "schieberamsch" and off[0][0] == "J"):
+                    assert str(caught.value) == f"must follow suit {led[-1]}"
+                    seen += 1
+            m.apply(seat, expand_random(rng.choice(legal), rng))
+    assert seen == 5
+
+
+def test_a_signal_key_is_checked_even_when_null():
+    # records.md: `signal` is checked wherever it appears; null is no signal value.
+    m = start_match("mediatore", seed=1, variant={"signals": "lead_only"})
+    seat = m.to_act()[0]
+    with pytest.raises(IllegalAction, match="a signal goes only with the card"):
+        m.apply(seat, {"act": "pass", "signal": None})
+
+
+def test_a_byte_order_mark_before_the_json_is_accepted():
+    record = finished_record()
+    assert score_record_text("\ufeff" + json.dumps(record)) == score_record(record)
