@@ -9,7 +9,7 @@ protocol requires it). Channels' own AllowedHostsOriginValidator refuses a missi
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
@@ -17,7 +17,9 @@ from django.http.request import validate_host
 
 
 class OriginIfPresentValidator:
-    """ASGI middleware: deny a WebSocket whose Origin header names a host we do not serve."""
+    """ASGI middleware: deny a WebSocket whose Origin header names a host we do not serve,
+    unless it presents a seat token: the Origin check protects session-authenticated
+    connections only (table-protocol.md); a token is checked by the consumer itself."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
@@ -25,10 +27,19 @@ class OriginIfPresentValidator:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket":
             origin = dict(scope.get("headers", [])).get(b"origin")
-            if origin is not None and not self.allowed(origin.decode("latin1")):
+            if (
+                origin is not None
+                and not self.has_token(scope)
+                and not self.allowed(origin.decode("latin1"))
+            ):
                 denier = WebsocketDenier()
                 return await denier(scope, receive, send)
         return await self.application(scope, receive, send)
+
+    @staticmethod
+    def has_token(scope: dict) -> bool:
+        query = parse_qs(scope.get("query_string", b"").decode("latin1"), keep_blank_values=True)
+        return "token" in query
 
     @staticmethod
     def allowed(origin: str) -> bool:

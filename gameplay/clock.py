@@ -35,11 +35,12 @@ def clock_view(
     seconds: int,
     n_seats: int,
     now: datetime,
-) -> dict[str, float] | None:
+) -> dict[str, float]:
     """Seconds left per seat (`{"0": 41.5, ...}`): the running clock for the seats due to act,
-    the full allowance for the others; `None` when the table has no time control."""
+    the full allowance for the others; `{}` (no seat has a clock, the same type for clients)
+    when the table has no time control."""
     if seconds <= 0:
-        return None
+        return {}
     due = set(to_act)
     left = float(seconds)
     if deadline is not None:

@@ -70,6 +70,10 @@ class TokenBucket:
             return True
         return False
 
+    def refund(self) -> None:
+        """Give back the token of a message that turned out to be play, not noise."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
 
 def parse_act(content: Any) -> tuple[int, dict[str, Any], str | None]:
     """The seq, action and id of an `act` message, or `TableError("bad_message")`."""
@@ -91,10 +95,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: str
     seat: int | None
     last_seq: int
+    race_lost_at: int
 
     async def connect(self) -> None:
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+        # keep_blank_values: `?token=` is a wrong token (refused), not "no token" (spectator).
+        raw_query = self.scope.get("query_string", b"").decode("latin1")
+        query = parse_qs(raw_query, keep_blank_values=True)
         token = query.get("token", [None])[0]
         identity = await in_pool(tables.identify)(self.table_id, token, self.scope.get("user"))
         if identity is None:
@@ -102,6 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.seat = identity.seat
         self.last_seq = -1
+        self.race_lost_at = -1  # the last seq whose `stale` answer was not charged
         self.group = notify.group_name(self.table_id, self.seat)
         self.bucket = TokenBucket(
             float(getattr(settings, "GAMEPLAY_RATE_PER_SECOND", 20)),
@@ -130,15 +138,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------------ client -> server
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.allow():
-            await self.send_error("rate_limited", "too many messages; slow down", None)
-            return
         content = None
         if text_data is not None and len(text_data) <= MAX_MESSAGE_BYTES:
             try:
                 content = json.loads(text_data)
             except ValueError:
                 content = None
+        if not self.bucket.allow():
+            raw_id = content.get("id") if isinstance(content, dict) else None
+            echo = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
+            await self.send_error("rate_limited", "too many messages; slow down", echo)
+            return
         if not isinstance(content, dict):
             await self.send_error("bad_message", "send one JSON object per message", None)
             return
@@ -156,16 +166,26 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def act(self, content: dict[str, Any]) -> None:
         raw_id = content.get("id")
         echo_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
+        # The rate limit is for noise, not for play: an applied (or acknowledged) action gives
+        # its token back, and so does the first `stale` answer for a seq this connection was
+        # just sent (or the one before, still in flight): a lost race, e.g. Saichugen's
+        # simultaneous commits, which the protocol has the client re-send. A bot may then play
+        # as fast as the table goes.
+        latest, seq = self.last_seq, None
         try:
             seq, action, client_id = parse_act(content)
             played = await in_pool(tables.play_action)(
                 self.table_id, self.seat, action, seq, client_id=client_id
             )
         except TableError as exc:
+            if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
+                self.race_lost_at = seq
+                self.bucket.refund()
             await self.send_error(exc.code, exc.message, echo_id)
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return
+        self.bucket.refund()
         if played.duplicate:
             await self.send_missing(again=True)  # acknowledged by the current state
         # A new action: its state arrives through the group like everybody else's.

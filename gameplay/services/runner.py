@@ -104,9 +104,14 @@ async def _sweep_forever() -> None:
     from gameplay.services.tables import sweep_clocks
 
     interval = float(getattr(settings, "GAMEPLAY_CLOCK_SWEEP_SECONDS", 1.0))
+    # First sweep of this process: bots that were due when the previous process stopped are
+    # queued nowhere (eager Celery ran them on that process's loop), so re-queue every overdue
+    # bot now instead of after GAMEPLAY_BOT_REQUEUE_AFTER.
+    bot_grace: float | None = 0.0
     while True:
         await asyncio.sleep(interval)
         try:
-            await database_sync_to_async(sweep_clocks)()
+            await database_sync_to_async(sweep_clocks)(bot_grace=bot_grace)
         except Exception:
             logger.exception("clock sweep failed")
+        bot_grace = None

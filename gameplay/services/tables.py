@@ -845,7 +845,9 @@ def forfeit(table_id: str, seat: int, seq: int, now: datetime) -> int:
     return 1
 
 
-def sweep_clocks(now: datetime | None = None, limit: int = 500) -> int:
+def sweep_clocks(
+    now: datetime | None = None, limit: int = 500, bot_grace: float | None = None
+) -> int:
     """Apply due timeouts at every table, and re-queue bot moves that are long overdue.
 
     Run by Celery beat at scale and by a background task in the embedded server; safe to run
@@ -856,7 +858,9 @@ def sweep_clocks(now: datetime | None = None, limit: int = 500) -> int:
     due = Table.objects.filter(status=PLAYING, deadline__lte=now).order_by("deadline")
     for table_id in due.values_list("id", flat=True)[:limit]:
         applied += apply_timeouts(table_id, now)
-    grace = timedelta(seconds=float(getattr(settings, "GAMEPLAY_BOT_REQUEUE_AFTER", 30)))
+    if bot_grace is None:
+        bot_grace = float(getattr(settings, "GAMEPLAY_BOT_REQUEUE_AFTER", 30))
+    grace = timedelta(seconds=bot_grace)
     stuck = Table.objects.filter(status=PLAYING, bot_due__lte=now - grace)
     for table_id, seq in stuck.values_list("id", "seq")[:limit]:
         # Claim the re-queue on seq so two sweepers do not both kick the same bot.

@@ -1046,7 +1046,7 @@
     const toAct = new Set(current.status === "playing" ? current.to_act || [] : []);
     for (const node of document.querySelectorAll("[data-clock-seat]")) {
       const s = Number(node.dataset.clockSeat);
-      if (!current.clock || !toAct.has(s)) {
+      if (!current.clock || !(String(s) in current.clock) || !toAct.has(s)) {
         node.textContent = "";
         continue;
       }

@@ -215,3 +215,16 @@ def test_create_table_and_export_record_commands(people):
         call_command("create_table", "--game=saichugen", "--players=x,y,ana", "--bots=1")
     with pytest.raises(CommandError, match="no table"):
         call_command("export_record", "--table=nope")
+
+
+def test_a_restarted_server_requeues_a_due_bot_on_its_first_sweep(people, monkeypatch):
+    # Embedded mode: a bot move waits on the server's event loop; a restart loses it. The new
+    # process's first sweep (bot_grace=0) re-queues it at once, later sweeps only after the
+    # grace period (a bot move queued elsewhere may still be on its way).
+    table = make_table(people=people[:2], bots=["bot"])
+    queued = []
+    monkeypatch.setattr(tables, "_schedule_bot", lambda table_id, seq: queued.append(seq))
+    Table.objects.filter(pk=table.pk).update(bot_due=timezone.now() - timedelta(seconds=2))
+    assert tables.sweep_clocks() == 0 and queued == []
+    tables.sweep_clocks(bot_grace=0)
+    assert queued == [Table.objects.get(pk=table.pk).seq]

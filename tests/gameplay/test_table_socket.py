@@ -81,6 +81,17 @@ async def test_a_seat_token_connects_without_origin_and_sees_its_hand(people):
     assert {"act": "trump", "suit": "S"} in state["legal"]
     assert len(state["view"]["hand"]) == 16
     assert state["result"] is None
+    assert state["clock"] == {}  # no time control: no seat has a clock (still an object)
+    await comm.disconnect()
+
+
+async def test_the_clock_shows_every_seat_and_runs_for_the_seat_to_act(people):
+    table = await db(make_table)(people=people, seconds_per_move=60)
+    comm = await connect(f"/ws/tables/{table.id}/?token={await db(token)(table, 1)}")
+    clock = (await receive(comm))["clock"]
+    assert set(clock) == {"0", "1", "2"}
+    assert 55 <= clock["0"] <= 60  # seat 0 is to act
+    assert clock["1"] == clock["2"] == 60.0
     await comm.disconnect()
 
 
@@ -289,3 +300,59 @@ async def test_bots_answer_a_person_through_the_same_path(people):
     kinds = await db(list)(Action.objects.filter(table=table).values_list("kind", flat=True))
     assert kinds[:2] == ["player", "player"] and set(kinds[2:]) == {"bot"}
     await comm.disconnect()
+
+
+async def test_a_seat_token_is_accepted_whatever_the_origin_and_an_empty_token_is_wrong(people):
+    # table-protocol.md: the Origin check protects session connections only; a bot library may
+    # send an Origin of its own. `?token=` is a wrong token, not "no token".
+    table = await db(make_table)(people=people)
+    path = f"/ws/tables/{table.id}/?token={await db(token)(table, 2)}"
+    for origin in (b"https://bot-host.example", b"null"):
+        comm = await connect(path, [(b"origin", origin)])
+        assert (await receive(comm))["seat"] == 2
+        await comm.disconnect()
+    assert await refused(f"/ws/tables/{table.id}/?token=")
+    assert await refused(f"/ws/tables/{table.id}/?token=", [(b"origin", b"https://x.example")])
+
+
+async def test_play_is_never_rate_limited_but_noise_is(people, settings):
+    settings.GAMEPLAY_RATE_BURST = 2
+    settings.GAMEPLAY_RATE_PER_SECOND = 0.001
+    table = await db(make_table)(people=people)
+    comms = [await seated(table, seat) for seat in range(3)]
+    for n in range(24):  # far more than the burst for every seat
+        t, match = await db(current)(table)
+        seat = match.to_act()[0]
+        await act(comms[seat], t.seq, some_legal(match, seat), f"m{n}")
+        for comm in comms:
+            state = await receive(comm)
+            assert (state["type"], state["seq"]) == ("state", t.seq + 1), state
+    for _ in range(2):
+        await comms[0].send_json_to({"type": "sync"})
+        assert (await receive(comms[0]))["type"] == "state"
+    await comms[0].send_json_to({"type": "act", "seq": 0, "action": {"act": "x"}, "id": "r"})
+    error = await receive(comms[0])
+    assert (error["code"], error["id"]) == ("rate_limited", "r")  # the id is echoed
+    for comm in comms:
+        await comm.disconnect()
+
+
+async def test_losing_a_race_for_a_seq_costs_no_rate(people, settings):
+    settings.GAMEPLAY_RATE_BURST = 1
+    settings.GAMEPLAY_RATE_PER_SECOND = 0.001
+    table = await db(make_table)(game="saichugen", people=people)
+    comms = [await seated(table, seat) for seat in range(3)]
+    t, match = await db(current)(table)
+    assert len(match.to_act()) == 3  # everybody commits on the same seq
+    await act(comms[0], t.seq, some_legal(match, 0), "a")
+    for comm in comms:
+        assert (await receive(comm))["seq"] == t.seq + 1
+    await act(comms[1], t.seq, some_legal(match, 1), "b")  # on the state it had: lost the race
+    assert (await receive(comms[1]))["code"] == "stale"
+    state = await receive(comms[1])
+    again = next(a for a in state["legal"] if a == some_legal(match, 1))
+    await act(comms[1], state["seq"], again, "b")  # the protocol's re-send: not limited
+    for comm in comms:
+        assert (await receive(comm))["seq"] == t.seq + 2
+    for comm in comms:
+        await comm.disconnect()
