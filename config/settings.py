@@ -30,7 +30,9 @@ if not SECRET_KEY:
         # (`create_table` beside `make run`, `score_record`) work as they are.
         SECRET_KEY = embedded_secret_key(VAR_DIR)
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+# This machine's own names by default (also without DEBUG: a server started by hand answers
+# on localhost); a deployment lists its public names.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
