@@ -166,11 +166,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def act(self, content: dict[str, Any]) -> None:
         raw_id = content.get("id")
         echo_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
-        # The rate limit is for noise, not for play: an applied (or acknowledged) action gives
-        # its token back, and so does the first `stale` answer for a seq this connection was
-        # just sent (or the one before, still in flight): a lost race, e.g. Saichugen's
-        # simultaneous commits, which the protocol has the client re-send. A bot may then play
-        # as fast as the table goes.
+        # The rate limit is for noise, not for play: an applied action gives its token back (a
+        # retried id does not: retries are rare, and each costs reads), and so does the first
+        # `stale` answer for a seq this connection was just sent (or the one before, still in
+        # flight): a lost race, e.g. Saichugen's simultaneous commits, which the protocol has the
+        # client re-send. A bot may then play as fast as the table goes.
         latest, seq = self.last_seq, None
         try:
             seq, action, client_id = parse_act(content)
@@ -185,7 +185,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return
-        self.bucket.refund()
+        if played.applied:
+            self.bucket.refund()
         if played.duplicate:
             await self.send_missing(again=True)  # acknowledged by the current state
         # A new action: its state arrives through the group like everybody else's.
