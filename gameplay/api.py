@@ -81,14 +81,14 @@ def validate_variant(game_name: str, variant: Any) -> dict[str, Any]:
     return spec.validate_variant(variant)
 
 
-def score_record(record: Any) -> dict[str, Any]:
+def score_record(record: Any, *, n_deals: int | None = None) -> dict[str, Any]:
     """Replay a `mediana.record/1` record and score it (the output of `score_record`).
 
     Raises `RecordError` whose message is the one-line report of records.md.
     """
     from gameplay.engines import records
 
-    return records.score_record(record)
+    return records.score_record(record, n_deals=n_deals)
 
 
 def random_record(
@@ -111,7 +111,13 @@ def random_record(
 
 
 def score_sheet(
-    game_name: str, variant: dict[str, Any], sheet: Any, *, dealer: int = 0, n_seats: int
+    game_name: str,
+    variant: dict[str, Any],
+    sheet: Any,
+    *,
+    dealer: int = 0,
+    n_seats: int,
+    n_deals: int | None = None,
 ) -> dict[str, Any]:
     """Check a typed score sheet against the rules and score it like a record.
 
@@ -119,7 +125,7 @@ def score_sheet(
     """
     from gameplay.engines.sheets import score_sheet as score
 
-    return score(game_name, variant, sheet, dealer=dealer, n_seats=n_seats)
+    return score(game_name, variant, sheet, dealer=dealer, n_seats=n_seats, n_deals=n_deals)
 
 
 def start_table(

@@ -99,6 +99,15 @@ class EntryForm(forms.Form):
     checked_in = forms.BooleanField(required=False, initial=True)
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _strict_json(text: str) -> Any:
+    """JSON as the standard has it: no NaN or Infinity (the database refuses them)."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
 class ResultForm(forms.Form):
     """A record (uploaded or pasted) or a typed score sheet (JSON), plus forfeit and reason."""
 
@@ -116,6 +125,8 @@ class ResultForm(forms.Form):
         required=False, help_text="seat numbers that forfeited, comma-separated"
     )
     reason = forms.CharField(required=False, max_length=300, help_text="required for a correction")
+    # The version of the result the person saw (0: none): a resubmitted or stale form is refused.
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=32767)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -128,9 +139,9 @@ class ResultForm(forms.Form):
         if (record_raw is None) == (sheet_raw is None):
             raise forms.ValidationError("Give either a game record or a score sheet.")
         try:
-            data["record"] = json.loads(record_raw) if record_raw is not None else None
-            data["sheet"] = json.loads(sheet_raw) if sheet_raw is not None else None
-        except json.JSONDecodeError as exc:
+            data["record"] = _strict_json(record_raw) if record_raw is not None else None
+            data["sheet"] = _strict_json(sheet_raw) if sheet_raw is not None else None
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
             raise forms.ValidationError(f"Not valid JSON: {exc}") from None
         try:
             data["forfeited"] = [

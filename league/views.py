@@ -201,8 +201,8 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def _final_position(entry: Entry) -> dict[str, int] | None:
     """The player's place in the event's standings snapshot (final once the event is closed)."""
     snapshot = getattr(entry.event, "standings", None)
-    if snapshot is None:
-        return None
+    if snapshot is None or snapshot.version != entry.event.standings_version:
+        return None  # behind the results: a stale rank would be wrong, not just old
     for row in snapshot.rows:
         if row["player_id"] == entry.player_id:
             return {"rank": row["rank"], "of": len(snapshot.rows)}
@@ -221,17 +221,19 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         .annotate(payout=Sum("payout"), deals=Count("id"))
         .order_by("-fixture_id")[:50]
     )
-    running, history = 0, []
-    for row in reversed(list(payouts)):
-        running += row["payout"]
-        history.append({**row, "running": running})
-    history.reverse()
     totals = {
         row["event_id"]: row["total"]
         for row in LedgerEntry.objects.filter(visible, player=player)
         .values("event_id")
         .annotate(total=Sum("payout"))
     }
+    rows = list(payouts)
+    # The running total starts from everything before the matches shown (as the API's does).
+    running, history = sum(totals.values()) - sum(r["payout"] for r in rows), []
+    for row in reversed(rows):
+        running += row["payout"]
+        history.append({**row, "running": running})
+    history.reverse()
     names = dict(gameplay.game_choices())
     events = [
         {

@@ -90,7 +90,10 @@ def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @organizer_view
 def event_close(request: HttpRequest, event: Event) -> HttpResponse:
-    event_services.close_event(event)
+    try:
+        event_services.close_event(event)
+    except LeagueError as exc:
+        return _refused(request, event, exc)
     return _done(request, event, "Event closed: no more rounds or results.")
 
 
@@ -158,15 +161,17 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
             round_services.publish_round(round_)
             return _done(request, event, f"Round {number} published.", here)
         if action == "swap":
-            round_services.swap_players(
-                round_, int(request.POST["first"]), int(request.POST["second"])
-            )
+            try:
+                first, second = int(request.POST["first"]), int(request.POST["second"])
+            except (KeyError, ValueError):
+                raise LeagueError("choose the two players to swap") from None
+            round_services.swap_players(round_, first, second)
             return _done(request, event, "Players swapped.", here)
         if action == "discard":
             round_services.discard_draft(round_)
             return _done(request, event, f"Draft round {number} discarded.")
         raise LeagueError(f"unknown action {action!r}")
-    except (LeagueError, KeyError, ValueError) as exc:
+    except LeagueError as exc:
         return _refused(request, event, exc, here)
 
 
@@ -176,7 +181,11 @@ def result_enter(request: HttpRequest, event: Event, fixture_id: int) -> HttpRes
         Fixture.objects.select_related("round"), pk=fixture_id, round__event=event
     )
     current = fixture.results.filter(current=True).first()
-    form = ResultForm(request.POST or None, request.FILES or None)
+    form = ResultForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"version": current.version if current else 0},
+    )
     if request.method == "POST" and form.is_valid():
         try:
             result_services.record_result(
@@ -187,6 +196,7 @@ def result_enter(request: HttpRequest, event: Event, fixture_id: int) -> HttpRes
                 forfeited_seats=form.cleaned_data["forfeited"],
                 reason=form.cleaned_data["reason"],
                 correction=current is not None,
+                expected_version=form.cleaned_data["version"],
             )
         except LeagueError as exc:
             form.add_error(None, str(exc))

@@ -22,8 +22,11 @@ def _record_error(reason: str) -> RecordError:
     return RecordError(f"record: {reason}")
 
 
-def replay_record(record: Any) -> Match:
-    """Replay a record (already-parsed JSON) into a match of its game and return the match."""
+def replay_record(record: Any, *, n_deals: int | None = None) -> Match:
+    """Replay a record (already-parsed JSON) into a match of its game and return the match.
+
+    `n_deals`: the length of the match the record belongs to (default: as many deals as the
+    record has); a record that stops before the match is over is then not complete."""
     if not isinstance(record, dict):
         raise _record_error("a record must be a JSON object")
     if record.get("format") != FORMAT:
@@ -67,7 +70,7 @@ def replay_record(record: Any) -> Match:
     match = engine(
         dealer=dealer,
         variant=variant_input,
-        n_deals=len(deals),
+        n_deals=max(n_deals or 0, len(deals)),
         deals=[{"hands": d["hands"], "stock": d["stock"]} for d in deals],
         players=players,
     )
@@ -102,9 +105,9 @@ def _who(action: Any) -> str:
     return f"seat {action.get('seat', '?')} {describe_action(action)}"
 
 
-def score_record(record: Any) -> dict[str, Any]:
+def score_record(record: Any, *, n_deals: int | None = None) -> dict[str, Any]:
     """The ``score_record`` output of records.md for a parsed record."""
-    return replay_record(record).result()
+    return replay_record(record, n_deals=n_deals).result()
 
 
 def score_record_text(text: str) -> dict[str, Any]:

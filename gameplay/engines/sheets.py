@@ -152,9 +152,18 @@ def _mediatore(deal: dict, variant: dict, dealer: int) -> tuple[list[int], list[
 
 
 def score_sheet(
-    game: str, variant: dict[str, Any], sheet: Any, *, dealer: int = 0, n_seats: int | None = None
+    game: str,
+    variant: dict[str, Any],
+    sheet: Any,
+    *,
+    dealer: int = 0,
+    n_seats: int | None = None,
+    n_deals: int | None = None,
 ) -> dict[str, Any]:
-    """Check a sheet against the rules and score it (the shape of `score_record`'s output)."""
+    """Check a sheet against the rules and score it (the shape of `score_record`'s output).
+
+    With `n_deals` (the match length) a sheet with fewer deals is not complete, unless the
+    match was won early (3-5-8)."""
     spec = get_game(game)
     variant = spec.validate_variant(variant)
     n = spec.seats
@@ -200,10 +209,15 @@ def score_sheet(
         best = max(tracker.cum) if tracker is not None else max(totals_p)
         values = tracker.cum if tracker is not None else totals_p
         winners = [i for i in range(n) if values[i] == best]
+    complete = (
+        n_deals is None
+        or len(deals) >= n_deals
+        or (tracker is not None and tracker.winner is not None)
+    )
     return {
         "game": game,
-        "complete": True,
+        "complete": complete,
         "deals": deals,
         "totals": {"scores": totals_s, "payouts": totals_p},
-        "winners": winners,
+        "winners": winners if complete else [],
     }

@@ -228,9 +228,16 @@ class RoundSerializer(serializers.ModelSerializer):
         fields = ["number", "status", "published_at", "fixtures", "byes"]
 
 
+ID_MAX = 2**63 - 1  # a BigAutoField: a larger id is no player (and overflows SQLite)
+
+
 class SwapSerializer(serializers.Serializer):
-    first = serializers.IntegerField(help_text="a player id (seated or on a bye)")
-    second = serializers.IntegerField(help_text="another player id of the same round")
+    first = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="a player id (seated or on a bye)"
+    )
+    second = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="another player id of the same round"
+    )
 
 
 class ResultPostSerializer(serializers.Serializer):
@@ -244,6 +251,11 @@ class ResultPostSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
     correction = serializers.BooleanField(
         default=False, help_text="replace the counting result (needs a reason)"
+    )
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="the version you are correcting (0: none yet); refused if it has changed",
     )
 
 

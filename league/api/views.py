@@ -15,9 +15,9 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from rest_framework import generics, parsers, status
 from rest_framework.authentication import BasicAuthentication, SessionAuthentication
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound, ParseError, ValidationError
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -44,9 +44,20 @@ def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Respons
     return exception_handler(exc, context)
 
 
+class JSONParser(parsers.JSONParser):
+    """DRF's parser, with JSON nested too deeply for Python a 400 rather than a 500."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply") from None
+
+
 class LeagueAPIMixin:
     # Basic first: a script without credentials is asked for them (401 + WWW-Authenticate).
     authentication_classes = [BasicAuthentication, SessionAuthentication]
+    parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
 
     def get_exception_handler(self) -> Any:
         return league_exception_handler
@@ -342,7 +353,7 @@ class FixtureList(FixtureMixin, generics.ListAPIView):
         fixtures = super().get_queryset()
         number = self.request.query_params.get("round") if not self.fake() else None
         if number is not None:
-            if not number.isdigit():
+            if not (number.isascii() and number.isdigit()):
                 raise ValidationError({"round": "a round number"})
             fixtures = fixtures.filter(round__number=int(number))
         return fixtures
@@ -404,6 +415,7 @@ class FixtureResult(EventScopedMixin, APIView):
             forfeited_seats=data["forfeited_seats"],
             reason=data["reason"],
             correction=data["correction"],
+            expected_version=data.get("expected_version"),
         )
         context = {"request": request, "event": self.event}
         return Response(s.ResultSerializer(result, context=context).data, status=201)
@@ -434,7 +446,7 @@ class PlayerList(LeagueAPIMixin, generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Player]:
         players = Player.objects.order_by("name", "pk")
-        search = self.request.query_params.get("search", "").strip()
+        search = self.request.query_params.get("search", "").replace("\x00", "").strip()
         return players.filter(name__icontains=search) if search else players
 
 

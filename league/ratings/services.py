@@ -57,7 +57,9 @@ def queue_ratings(result: Result) -> None:
     from league.tasks import rate_result
 
     result_id = result.pk
-    transaction.on_commit(lambda: rate_result.delay(result_id))
+    # robust: the result is committed; a broker that is down must not answer 500 for it. The
+    # rating itself still needs a sweep (see the report): nothing re-queues a lost task.
+    transaction.on_commit(lambda: rate_result.delay(result_id), robust=True)
 
 
 def queue_game(game: str) -> None:

@@ -9,7 +9,7 @@ from django.utils.text import slugify
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
-from league.models import Entry, Event, Player
+from league.models import Entry, Event, Fixture, Player
 from league.ratings.services import stamp_rating_at_entry
 from league.services.standings import touch_standings
 from league.standings import validate_tiebreaks
@@ -42,8 +42,14 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+# Paths under /events/ that are pages, not events: an event with such a slug is unreachable.
+RESERVED_SLUGS = {"new"}
+
+
 def unique_slug(name: str) -> str:
     base = slugify(name)[:70] or "event"
+    if base in RESERVED_SLUGS:
+        base = f"{base}-event"
     slug, n = base, 2
     while Event.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
@@ -64,10 +70,14 @@ def create_event(organizer: Any, **fields: Any) -> Event:
 @transaction.atomic
 def update_event(event: Event, **fields: Any) -> Event:
     """Change an event's settings; the game and variant are fixed once a round exists."""
-    if event.round_set.exists():
-        for locked in ("game", "variant", "deals_per_match", "format"):
+    require_open(event)
+    existing = event.round_set.count()
+    if existing:
+        for locked in ("game", "variant", "deals_per_match", "format", "seed"):
             if locked in fields and fields[locked] != getattr(event, locked):
                 raise LeagueError(f"{locked.replace('_', ' ')} cannot change once rounds exist")
+        if int(fields.get("rounds", event.rounds)) < existing:
+            raise LeagueError(f"{existing} rounds exist already; the event cannot have fewer")
     merged = {
         "game": event.game,
         "variant": event.variant,
@@ -89,8 +99,27 @@ def publish_event(event: Event) -> None:
     Event.objects.filter(pk=event.pk).update(visibility=Event.Visibility.PUBLISHED)
 
 
+@transaction.atomic
 def close_event(event: Event) -> None:
-    """No more rounds or results (corrections too) once closed."""
+    """No more rounds or results (corrections too) once closed: refused while a round is a
+    draft or a published table has no result (an online match there would be thrown away)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.CLOSED:
+        return
+    draft = event.round_set.filter(status="draft").values_list("number", flat=True).first()
+    if draft is not None:
+        raise LeagueError(f"round {draft} is a draft: publish or discard it before closing")
+    waiting = Fixture.objects.filter(round__event=event, round__status="published").exclude(
+        results__current=True
+    )
+    if waiting.exists():
+        tables = ", ".join(
+            f"round {r} table {t}"
+            for r, t in waiting.order_by("round__number", "number").values_list(
+                "round__number", "number"
+            )[:10]
+        )
+        raise LeagueError(f"these tables have no result yet: {tables}")
     Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
 
 

@@ -14,6 +14,17 @@ from league.services.events import require_open
 from league.services.standings import touch_standings
 
 
+def _has_nul(value: Any) -> bool:
+    """Whether a parsed JSON value holds a NUL character (PostgreSQL cannot store one)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
 def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str]) -> None:
     event = fixture.round.event
     if not isinstance(record, dict):
@@ -23,9 +34,10 @@ def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str
             f"this record is a {record.get('game')!r} game; the event plays {event.game!r}"
         )
     players = record.get("players")
-    if players is not None and list(players) != names:
+    if players != names:
+        # Required: without the names a record of any other table of the event would count here.
         raise LeagueError(
-            f"the record's players {players} are not this table's seats {names} (in seat order)"
+            f"the record's players {players!r} are not this table's seats {names} (in seat order)"
         )
     try:
         variant = gameplay.validate_variant(event.game, record.get("variant") or {})
@@ -48,18 +60,25 @@ def score_submission(
     """Validate a record or a score sheet for this fixture and score it (records.md shape)."""
     if (record is None) == (sheet is None):
         raise LeagueError("give either a game record or a score sheet")
+    if _has_nul(record) or _has_nul(sheet):
+        raise LeagueError("the record or score sheet contains a NUL character")
     event = fixture.round.event
     names = [seat.player.name for seat in fixture.seats.all()]
     if record is not None:
         _check_record_matches_fixture(fixture, record, names)
         try:
-            scored = gameplay.score_record(record)
+            scored = gameplay.score_record(record, n_deals=event.deals_per_match)
         except gameplay.RecordError as exc:
             raise LeagueError(f"illegal record: {exc}") from None
     else:
         try:
             scored = gameplay.score_sheet(
-                event.game, event.variant, sheet, dealer=0, n_seats=len(names)
+                event.game,
+                event.variant,
+                sheet,
+                dealer=0,
+                n_seats=len(names),
+                n_deals=event.deals_per_match,
             )
         except gameplay.EngineError as exc:
             raise LeagueError(f"score sheet: {exc}") from None
@@ -83,12 +102,14 @@ def record_result(
     reason: str = "",
     correction: bool = False,
     source: str | None = None,
+    expected_version: int | None = None,
 ) -> Result:
     """Count a result for the fixture: a first result, or (with a reason) a correction.
 
     Posting a second result without `correction` is refused; a correction makes a new version
     that counts instead of the old one (kept in the history). The ledger always reflects the
-    counting version.
+    counting version. `expected_version` (0: no result yet) is the version the person saw: a
+    result that changed since (a second click, another organizer) is refused, not overwritten.
     """
     fixture = Fixture.objects.select_for_update().select_related("round__event").get(pk=fixture.pk)
     event = fixture.round.event
@@ -105,7 +126,20 @@ def record_result(
         raise LeagueError(f"table {fixture.number} has no result to correct")
     if correction and not reason.strip():
         raise LeagueError("say why the result is corrected")
+    now = current.version if current else 0
+    if expected_version is not None and expected_version != now:
+        raise LeagueError(
+            f"the result of table {fixture.number} changed since you loaded it (it is at "
+            f"version {now}, you saw {expected_version}); reload and check it first"
+        )
     scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)
+    if current and event.format == event.Format.KNOCKOUT:
+        later = event.round_set.filter(number__gt=fixture.round.number).exists()
+        if later and _advancer(fixture, current.scored) != _advancer(fixture, scored):
+            raise LeagueError(
+                f"round {fixture.round.number + 1} was planned from this table's winner; a "
+                f"correction that changes who advances cannot be counted now"
+            )
     if current:
         Result.objects.filter(pk=current.pk).update(current=False)
         LedgerEntry.objects.filter(result=current).delete()
@@ -126,6 +160,15 @@ def record_result(
     touch_standings(event.pk)
     queue_ratings(result)
     return result
+
+
+def _advancer(fixture: Fixture, scored: dict[str, Any]) -> int | None:
+    """Who goes through from this knockout table (as `rounds.knockout_survivors` orders it)."""
+    seats = list(fixture.seats.select_related("player").order_by("number"))
+    payouts, winners = scored["totals"]["payouts"], scored["winners"]
+    order = sorted(range(len(seats)), key=lambda s: (s not in winners, -payouts[s], s))
+    people = [seats[s].player_id for s in order if not seats[s].player.is_bot]
+    return people[0] if people else None
 
 
 def ledger_rows(result: Result) -> list[LedgerEntry]:

@@ -156,13 +156,18 @@ def generate_round(event: Event) -> Round:
 
 
 def bot_players(count: int) -> list[Player]:
-    """`count` distinct bot players ("Bot 1", "Bot 2", …), made on first use."""
-    bots = []
-    for n in range(1, count + 1):
+    """`count` distinct bot players ("Bot 1", "Bot 2", …), made on first use.
+
+    A name a person has taken (any organizer can enter a person called "Bot 2") is skipped:
+    otherwise one event's entry would stop every other event from filling bot seats.
+    """
+    bots: list[Player] = []
+    n = 0
+    while len(bots) < count:
+        n += 1
         bot, _ = Player.objects.get_or_create(name=f"{BOT_PREFIX} {n}", defaults={"is_bot": True})
-        if not bot.is_bot:
-            raise LeagueError(f"a person is called {bot.name!r}; rename them to use bot seats")
-        bots.append(bot)
+        if bot.is_bot:
+            bots.append(bot)
     return bots
 
 
@@ -200,6 +205,8 @@ def swap_players(round_: Round, first: int, second: int) -> None:
         raise LeagueError("choose two different players")
     places = {}
     for pid in (first, second):
+        if not 0 < pid < 2**63:  # no such id; SQLite cannot even compare it
+            raise LeagueError(f"player {pid} is not in this round")
         seat = Seat.objects.filter(fixture__round=round_, player_id=pid).first()
         bye = Bye.objects.filter(round=round_, player_id=pid).first()
         if not seat and not bye:

@@ -87,7 +87,9 @@ def touch_standings(event_id: int) -> None:
     from league.tasks import recompute_standings
 
     Event.objects.filter(pk=event_id).update(standings_version=F("standings_version") + 1)
-    transaction.on_commit(lambda: recompute_standings.delay(event_id))
+    # robust: the change is committed by now; a broker that is down must not turn it into a 500
+    # (pages recompute a snapshot that is behind, so nothing is lost without the task).
+    transaction.on_commit(lambda: recompute_standings.delay(event_id), robust=True)
 
 
 @transaction.atomic

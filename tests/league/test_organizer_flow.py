@@ -191,12 +191,23 @@ def test_recomputing_standings_twice_changes_nothing(make_event, alice):
 
 def test_a_closed_event_takes_no_more_results(make_event, alice):
     event = make_event()
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = play_round(event, alice)
     event_services.close_event(event)
     fixture = round_.fixtures.first()
     with pytest.raises(LeagueError, match="closed"):
-        record_result(fixture, by=alice, record=record_for(fixture))
+        record_result(
+            fixture, by=alice, record=record_for(fixture, 7), correction=True, reason="late"
+        )
+
+
+def test_an_event_with_tables_waiting_for_results_cannot_close(make_event, alice):
+    event = make_event()
+    round_ = round_services.generate_round(event)
+    with pytest.raises(LeagueError, match="draft"):
+        event_services.close_event(event)
+    round_services.publish_round(round_)
+    with pytest.raises(LeagueError, match="no result yet"):
+        event_services.close_event(event)
 
 
 def test_the_first_swiss_round_is_seeded_by_rating(make_event):

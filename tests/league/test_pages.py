@@ -125,10 +125,12 @@ def test_the_organizer_enters_a_sheet_through_the_result_page(client, alice, mak
     fixture = round_.fixtures.first()
     client.force_login(alice)
     url = reverse("league:result", args=[event.slug, fixture.pk])
-    bad = client.post(url, {"sheet_text": '{"deals": [{"scores": [1, 2], "payouts": [0]}]}'})
+    bad = client.post(
+        url, {"sheet_text": '{"deals": [{"scores": [1, 2], "payouts": [0]}]}', "version": 0}
+    )
     assert bad.status_code == 200
     assert "list of 3 whole numbers" in bad.content.decode()
-    good = client.post(url, {"sheet_text": '{"deals": [{"scores": [0, 38, -12]}]}'})
+    good = client.post(url, {"sheet_text": '{"deals": [{"scores": [0, 38, -12]}]}', "version": 0})
     assert good.status_code == 302
     assert fixture.results.get(current=True).scored["totals"]["payouts"] == [26, -88, 62]
 
