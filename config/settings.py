@@ -147,7 +147,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "gameplay.sweep_clocks",
         "schedule": 1.0,
         "options": {"expires": 5},
-    }
+    },
+    # Ratings whose task was lost (broker down, worker killed): rated a minute later.
+    "league-sweep-ratings": {
+        "task": "league.sweep_ratings",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
 }
 
 # --- Tables ---------------------------------------------------------------------------------

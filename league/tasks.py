@@ -31,3 +31,11 @@ def rate_matches(game: str) -> int:
     from league.ratings.services import rate_game
 
     return rate_game(game)
+
+
+@shared_task(name="league.sweep_ratings")
+def sweep_ratings() -> int:
+    """Rate results whose rating task was lost (beat, every minute); idempotent."""
+    from league.ratings.services import sweep_ratings as sweep
+
+    return sweep()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -57,8 +57,8 @@ def queue_ratings(result: Result) -> None:
     from league.tasks import rate_result
 
     result_id = result.pk
-    # robust: the result is committed; a broker that is down must not answer 500 for it. The
-    # rating itself still needs a sweep (see the report): nothing re-queues a lost task.
+    # robust: the result is committed; a broker that is down must not answer 500 for it, and
+    # `sweep_ratings` (beat) rates whatever a lost task left behind.
     transaction.on_commit(lambda: rate_result.delay(result_id), robust=True)
 
 
@@ -344,6 +344,34 @@ def rate_pending(game: str) -> int:
     Rating.objects.bulk_update(
         changed, ["mu", "sigma", "ordinal", "games", "last_played_at"], batch_size=1000
     )
+    return rated
+
+
+def sweep_ratings(grace_seconds: float = 60.0) -> int:
+    """Rate what a lost task left behind (a broker that was down, a worker that died): counting
+    results whose fixture's RatedMatch does not reflect them, and matches still pending, older
+    than `grace_seconds` (younger ones may have their task on the way). Idempotent; returns the
+    number of matches rated. Run by Celery beat every minute."""
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    current = dict(
+        Result.objects.filter(current=True, entered_at__lte=cutoff).values_list("fixture_id", "pk")
+    )
+    synced = dict(
+        RatedMatch.objects.filter(fixture_id__in=current).values_list("fixture_id", "result_id")
+    )
+    behind: dict[str, list[int]] = {}
+    for fixture_id, game in Fixture.objects.filter(
+        pk__in=[f for f, r in current.items() if synced.get(f) != r]
+    ).values_list("pk", "round__event__game"):
+        behind.setdefault(game, []).append(fixture_id)
+    pending = RatedMatch.objects.filter(rated_at__isnull=True, finished_at__lte=cutoff)
+    games = set(behind) | set(pending.values_list("game", flat=True).distinct())
+    rated = 0
+    for game in sorted(games):
+        with transaction.atomic():
+            lock_game(game)
+            sync_fixtures(behind.get(game, []))
+            rated += rate_pending(game)
     return rated
 
 

@@ -275,3 +275,18 @@ def test_a_real_rated_bot_table_is_rated_when_gameplay_announces_it():
     )
     assert gameplay.table_result(unrated) is not None
     assert not RatedMatch.objects.filter(table_ref=unrated).exists()
+
+
+def test_a_rating_whose_task_was_lost_is_made_by_the_sweep(make_event, alice):
+    # No on_commit callbacks run in this test: exactly what a lost task leaves behind.
+    event = make_event("saichugen", players=6)
+    play_rounds(event, alice, 1)
+    assert not RatingHistory.objects.exists()
+    assert services.sweep_ratings(grace_seconds=3600) == 0  # too recent: its task may still come
+    assert services.sweep_ratings(grace_seconds=0) == 2  # both tables of the round
+    assert ratings_of("saichugen") == expected_ratings(fixture_matches("saichugen"))
+    assert services.sweep_ratings(grace_seconds=0) == 0
+    fixture = Fixture.objects.filter(round__event=event).first()
+    record_result(fixture, by=alice, record=record_for(fixture, 9), correction=True, reason="typo")
+    assert services.sweep_ratings(grace_seconds=0) >= 1  # the correction, and what followed it
+    assert ratings_of("saichugen") == expected_ratings(fixture_matches("saichugen"))
