@@ -165,7 +165,9 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
                 first, second = int(request.POST["first"]), int(request.POST["second"])
             except (KeyError, ValueError):
                 raise LeagueError("choose the two players to swap") from None
-            round_services.swap_players(round_, first, second)
+            round_services.swap_players(
+                round_, first, second, seen=request.POST.get("draft") or None
+            )
             return _done(request, event, "Players swapped.", here)
         if action == "discard":
             round_services.discard_draft(round_)

@@ -7,7 +7,9 @@ a draft round, lets the organizer swap players, and publishes.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -196,11 +198,31 @@ def discard_draft(round_: Round) -> None:
 
 
 @transaction.atomic
-def swap_players(round_: Round, first: int, second: int) -> None:
-    """Swap two players (seats or byes) of a draft round; seat numbers stay with the seat."""
+def draft_fingerprint(seats: Iterable[tuple[int, int, int]], byes: Iterable[int]) -> str:
+    """A short digest of a draft's (table, seat, player) places and byes: what the organizer
+    saw, so a second click on the same swap (which would undo it) can be told from a new one."""
+    text = repr((sorted(seats), sorted(byes)))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def round_fingerprint(round_: Round) -> str:
+    seats = Seat.objects.filter(fixture__round=round_).values_list(
+        "fixture__number", "number", "player_id"
+    )
+    byes = Bye.objects.filter(round=round_).values_list("player_id", flat=True)
+    return draft_fingerprint(seats, byes)
+
+
+def swap_players(round_: Round, first: int, second: int, *, seen: str | None = None) -> None:
+    """Swap two players (seats or byes) of a draft round; seat numbers stay with the seat.
+
+    `seen`: the draft's fingerprint when the organizer looked at it; if the draft has changed
+    since (the same swap posted twice, another organizer's swap) nothing is swapped."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.DRAFT:
         raise LeagueError("only a draft round can be changed")
+    if seen is not None and seen != round_fingerprint(round_):
+        raise LeagueError("the draft has changed since you loaded it: check it, then swap again")
     if first == second:
         raise LeagueError("choose two different players")
     places = {}

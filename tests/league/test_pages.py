@@ -176,3 +176,21 @@ def test_standings_and_ledger_csv(client, make_event, alice):
     rows = [line.split(",") for line in ledger.strip().splitlines()[1:]]
     assert len(rows) == 2 * 6  # two rounds, one deal, six players
     assert sum(int(r[-1]) for r in rows) == 0
+
+
+def test_the_same_swap_posted_twice_is_done_once(client, make_event, alice):
+    event = make_event("saichugen", players=6)
+    round_ = round_services.generate_round(event)
+    client.force_login(alice)
+    page = client.get(reverse("league:round", args=[event.slug, round_.number])).content.decode()
+    draft = page.split('name="draft" value="')[1].split('"')[0]
+    one, two = (t.seats.order_by("number").first().player_id for t in round_.fixtures.all())
+    url = reverse("league:round_action", args=[event.slug, round_.number])
+    form = {"action": "swap", "first": one, "second": two, "draft": draft}
+    before = sorted(round_.fixtures.values_list("number", "seats__player_id"))
+    client.post(url, form)  # the click
+    swapped = sorted(round_.fixtures.values_list("number", "seats__player_id"))
+    assert swapped != before
+    again = client.post(url, form, follow=True)  # the second click of a double click
+    assert "changed since you loaded it" in again.content.decode()
+    assert sorted(round_.fixtures.values_list("number", "seats__player_id")) == swapped
