@@ -136,6 +136,8 @@ def add_entry(event: Event, player: Player, *, checked_in: bool = False) -> Entr
     require_open(event)
     if player.is_bot:
         raise LeagueError("bots fill seats by themselves; they cannot enter")
+    if event.format == Event.Format.KNOCKOUT and event.round_set.exists():
+        raise LeagueError("a knockout takes no entries once its first round is planned")
     entry, created = Entry.objects.get_or_create(
         event=event, player=player, defaults={"checked_in": checked_in}
     )
@@ -148,6 +150,8 @@ def add_entry(event: Event, player: Player, *, checked_in: bool = False) -> Entr
 
 def check_in(entry: Entry, checked_in: bool = True) -> None:
     require_open(entry.event)
+    if entry.withdrawn and checked_in:
+        raise LeagueError(f"{entry.player.name} has withdrawn: later rounds skip them")
     Entry.objects.filter(pk=entry.pk).update(checked_in=checked_in)
 
 

@@ -88,6 +88,8 @@ def score_submission(
         raise LeagueError("the match is not finished; only a forfeit can end it early")
     if any(s not in range(len(names)) for s in forfeited_seats):
         raise LeagueError("a forfeited seat is not a seat of this table")
+    if len(forfeited_seats) >= len(names):
+        raise LeagueError("somebody at the table must not have forfeited")
     return scored
 
 

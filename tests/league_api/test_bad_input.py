@@ -6,7 +6,7 @@ import pytest
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
-from league.models import Event, LedgerEntry, Result
+from league.models import Entry, Event, LedgerEntry, Result
 from league.services import events as event_services
 from league.services import rounds as round_services
 from league.services.results import record_result
@@ -157,3 +157,22 @@ def test_json_nested_too_deeply_is_a_400(alice):
     deep = "[" * 100_000 + "]" * 100_000
     answer = client.post(result_url(event, table_one(event)), deep, content_type="application/json")
     assert answer.status_code == 400
+
+
+def test_inputs_that_could_do_nothing_are_refused(alice):
+    event = make_event(alice)
+    players = enter(event, ["bob", "dora", "emil"])
+    seat_round(event, [players])
+    fixture = table_one(event)
+    with pytest.raises(LeagueError, match="must not have forfeited"):
+        record_result(fixture, by=alice, record=record_for(fixture), forfeited_seats=[0, 1, 2])
+    entry = Entry.objects.get(event=event, player=players[0])
+    event_services.withdraw(entry)
+    entry.refresh_from_db()
+    with pytest.raises(LeagueError, match="withdrawn"):
+        event_services.check_in(entry)
+    knockout = make_event(alice, "Cup KO", format="knockout", rounds=2)
+    enter(knockout, ["k1", "k2", "k3"])
+    round_services.generate_round(knockout)
+    with pytest.raises(LeagueError, match="no entries"):
+        enter(knockout, ["late"])
