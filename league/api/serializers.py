@@ -17,6 +17,7 @@ from rest_framework import serializers
 from gameplay import api as gameplay
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, Player, Result, Round, Seat
+from league.services.rounds import draft_fingerprint
 
 
 def _url(context: dict[str, Any], name: str, *args: Any) -> str:
@@ -222,10 +223,23 @@ class FixtureSerializer(serializers.ModelSerializer):
 class RoundSerializer(serializers.ModelSerializer):
     fixtures = FixtureSerializer(many=True, read_only=True)
     byes = ByeSerializer(many=True, read_only=True)
+    draft = serializers.SerializerMethodField(
+        help_text="a draft's fingerprint, to send with a swap (null once published)"
+    )
 
     class Meta:
         model = Round
-        fields = ["number", "status", "published_at", "fixtures", "byes"]
+        fields = ["number", "status", "published_at", "fixtures", "byes", "draft"]
+
+    def get_draft(self, round_: Round) -> str | None:
+        if round_.status != Round.Status.DRAFT:
+            return None
+        seats = [
+            (f.number, seat.number, seat.player_id)
+            for f in round_.fixtures.all()
+            for seat in f.seats.all()
+        ]
+        return draft_fingerprint(seats, [bye.player_id for bye in round_.byes.all()])
 
 
 ID_MAX = 2**63 - 1  # a BigAutoField: a larger id is no player (and overflows SQLite)
@@ -237,6 +251,12 @@ class SwapSerializer(serializers.Serializer):
     )
     second = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="another player id of the same round"
+    )
+    draft = serializers.CharField(
+        required=False,
+        max_length=64,
+        help_text="the round's `draft` as you read it: refused if the draft changed since "
+        "(the same swap sent twice would undo it)",
     )
 
 

@@ -309,7 +309,9 @@ class RoundSwap(RoundMixin, APIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         """Swap two players (seats or byes) of a draft round."""
         data = _valid(s.SwapSerializer, request)
-        round_services.swap_players(self.round_to_change(), data["first"], data["second"])
+        round_services.swap_players(
+            self.round_to_change(), data["first"], data["second"], seen=data.get("draft")
+        )
         return self.round_response(number)
 
 

@@ -197,7 +197,6 @@ def discard_draft(round_: Round) -> None:
     round_.delete()
 
 
-@transaction.atomic
 def draft_fingerprint(seats: Iterable[tuple[int, int, int]], byes: Iterable[int]) -> str:
     """A short digest of a draft's (table, seat, player) places and byes: what the organizer
     saw, so a second click on the same swap (which would undo it) can be told from a new one."""
@@ -213,6 +212,7 @@ def round_fingerprint(round_: Round) -> str:
     return draft_fingerprint(seats, byes)
 
 
+@transaction.atomic
 def swap_players(round_: Round, first: int, second: int, *, seen: str | None = None) -> None:
     """Swap two players (seats or byes) of a draft round; seat numbers stay with the seat.
 

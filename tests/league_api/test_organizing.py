@@ -291,6 +291,18 @@ def test_swapping_two_players_of_a_draft(as_alice, scene):
     assert [s["player"]["name"] for s in seats] == ["gus", "fritz", "hal"]
 
 
+def test_a_swap_sent_twice_with_the_draft_it_saw_is_done_once(as_alice, scene):
+    draft = as_alice.get(f"{scene.url}rounds/2/").json()["draft"]
+    assert draft
+    swap = {"first": scene.fritz.pk, "second": scene.gus.pk, "draft": draft}
+    first = as_alice.post(f"{scene.url}rounds/2/swap/", swap)
+    assert first.status_code == 200 and first.json()["draft"] != draft
+    again = as_alice.post(f"{scene.url}rounds/2/swap/", swap)
+    assert again.status_code == 400 and "changed since" in again.json()["detail"]
+    seats = as_alice.get(f"{scene.url}rounds/2/").json()["fixtures"][0]["seats"]
+    assert [s["player"]["name"] for s in seats] == ["gus", "fritz", "hal"]
+
+
 def test_a_published_round_cannot_be_changed(as_alice, scene, bob):
     dora = scene.dora.player
     response = as_alice.post(
