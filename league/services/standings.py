@@ -22,7 +22,7 @@ def match_records(event: Event) -> list[MatchRecord]:
         seats_by_fixture.setdefault(fixture_id, []).append(player_id)
     records = []
     for result in Result.objects.filter(fixture__round__event=event, current=True).values(
-        "fixture_id", "fixture__round__number", "scored", "forfeited_seats"
+        "fixture_id", "fixture__round__number", "scored", "forfeited_seats", "source"
     ):
         players = tuple(seats_by_fixture[result["fixture_id"]])
         scored = result["scored"]
@@ -34,10 +34,16 @@ def match_records(event: Event) -> list[MatchRecord]:
                 payouts=tuple(scored["totals"]["payouts"]),
                 winners=tuple(players[s] for s in scored["winners"]),
                 forfeited=frozenset(players[s] for s in result["forfeited_seats"]),
-                deals_played=len(scored["deals"]) - (0 if scored["complete"] else 1),
+                deals_played=deals_played(scored, sheet=result["source"] == Result.Source.SHEET),
             )
         )
     return records
+
+
+def deals_played(scored: dict, *, sheet: bool) -> int:
+    """Deals finished at the table: an unfinished record's last deal is the one in progress (its
+    partial score), while a score sheet lists finished deals only, even when cut by a forfeit."""
+    return len(scored["deals"]) - (0 if scored["complete"] or sheet else 1)
 
 
 def bye_records(event: Event) -> list[ByeRecord]:

@@ -176,3 +176,21 @@ def test_inputs_that_could_do_nothing_are_refused(alice):
     round_services.generate_round(knockout)
     with pytest.raises(LeagueError, match="no entries"):
         enter(knockout, ["late"])
+
+
+def test_a_match_cut_by_a_forfeit_counts_the_deals_finished(alice):
+    from league.services.standings import match_records
+
+    event = make_event(alice, game="saichugen", deals_per_match=3)
+    a = enter(event, ["bob", "dora", "emil"])
+    b = enter(event, ["fritz", "gus", "hal"])
+    round_ = seat_round(event, [a, b])
+    first, second = round_.fixtures.order_by("number")
+    sheet = {"deals": [{"scores": [20, 20, 35]}, {"scores": [35, 20, 20]}]}
+    record_result(first, by=alice, sheet=sheet, forfeited_seats=[1])
+    short = gameplay.random_record(
+        "saichugen", players=["fritz", "gus", "hal"], variant=event.variant, n_deals=1, seed=4
+    )
+    record_result(second, by=alice, record=short, forfeited_seats=[2])
+    played = {m.fixture_id: m.deals_played for m in match_records(event)}
+    assert played == {first.pk: 2, second.pk: 1}
