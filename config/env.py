@@ -6,6 +6,7 @@ deployment configuration stops start-up instead of silently falling back to a de
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -74,10 +75,8 @@ def embedded_secret_key(var_dir: Path) -> str:
     """The embedded mode's secret key: random, made on first use, kept in `var_dir/secret_key`
     (owner-only), so sessions survive a restart and no key lives in the repository."""
     path = var_dir / "secret_key"
-    try:
+    with contextlib.suppress(FileNotFoundError):
         return path.read_text().strip()
-    except FileNotFoundError:
-        pass
     var_dir.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
     try:

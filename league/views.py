@@ -14,7 +14,7 @@ from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Resul
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
 from league.services.permissions import can_manage, can_see
-from league.services.rounds import draft_fingerprint
+from league.services.rounds import loaded_fingerprint
 from league.services.standings import standings_rows
 from league.standings import get_tiebreak
 
@@ -94,14 +94,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
     context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
     if manager and round_.status == Round.Status.DRAFT:
-        context["draft"] = draft_fingerprint(
-            [
-                (t["fixture"].number, s["seat"].number, s["seat"].player_id)
-                for t in tables
-                for s in t["seats"]
-            ],
-            [bye.player_id for bye in byes],
-        )
+        context["draft"] = loaded_fingerprint(fixtures, byes)
     return render(request, "league/round_detail.html", context)
 
 

@@ -43,6 +43,20 @@ def service_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run `manage.py` in a child process with this environment; its stdout (it must succeed)."""
+    run = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
 def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -334,12 +334,7 @@ class SchieberamschMatch(Match):
             t1 += b
             t2 += c
         best = min(t0, t1, t2)
-        out = [0] if t0 == best else []
-        if t1 == best:
-            out.append(1)
-        if t2 == best:
-            out.append(2)
-        return out
+        return [seat for seat, total in enumerate((t0, t1, t2)) if total == best]
 
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:

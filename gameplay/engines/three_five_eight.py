@@ -334,14 +334,8 @@ class ThreeFiveEightMatch(Match):
         return {"dealer": self.hdealer, "scores": self.won[:], "payouts": [0, 0, 0]}
 
     def _final_winners(self) -> list[int]:
-        c0, c1, c2 = self.cum
-        best = max(c0, c1, c2)
-        out = [0] if c0 == best else []
-        if c1 == best:
-            out.append(1)
-        if c2 == best:
-            out.append(2)
-        return out
+        best = max(self.cum)
+        return [seat for seat, total in enumerate(self.cum) if total == best]
 
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:

@@ -15,6 +15,7 @@ handed to the server's event loop without waiting for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import json
 import logging
@@ -85,11 +86,9 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     loop = getattr(local, "main_event_loop", None)
     if loop is None or loop.is_closed() or not loop.is_running():
         return None
-    try:
+    with contextlib.suppress(RuntimeError):  # no loop running in this thread
         if asyncio.get_running_loop() is loop:
             return None
-    except RuntimeError:
-        pass
     return loop
 
 

@@ -17,7 +17,7 @@ from rest_framework import serializers
 from gameplay import api as gameplay
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, Player, Result, Round, Seat
-from league.services.rounds import draft_fingerprint
+from league.services.rounds import loaded_fingerprint
 
 
 def _url(context: dict[str, Any], name: str, *args: Any) -> str:
@@ -234,12 +234,7 @@ class RoundSerializer(serializers.ModelSerializer):
     def get_draft(self, round_: Round) -> str | None:
         if round_.status != Round.Status.DRAFT:
             return None
-        seats = [
-            (f.number, seat.number, seat.player_id)
-            for f in round_.fixtures.all()
-            for seat in f.seats.all()
-        ]
-        return draft_fingerprint(seats, [bye.player_id for bye in round_.byes.all()])
+        return loaded_fingerprint(round_.fixtures.all(), round_.byes.all())
 
 
 ID_MAX = 2**63 - 1  # a BigAutoField: a larger id is no player (and overflows SQLite)

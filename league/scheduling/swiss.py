@@ -154,10 +154,16 @@ def _repair(groups: list[list[PlayerId]], met) -> None:
 
 def _try_swap(g: list[PlayerId], h: list[PlayerId], met) -> bool:
     before = _conflicts(g, met) + _conflicts(h, met)
+    return _first_swap(g, h, lambda: _conflicts(g, met) + _conflicts(h, met) < before)
+
+
+def _first_swap(g: list[PlayerId], h: list[PlayerId], better: Callable[[], bool]) -> bool:
+    """Make the first swap of one player of `g` with one of `h` after which `better()` holds;
+    `False` (and both tables as they were) if there is none."""
     for i in range(len(g)):
         for j in range(len(h)):
             g[i], h[j] = h[j], g[i]
-            if _conflicts(g, met) + _conflicts(h, met) < before:
+            if better():
                 return True
             g[i], h[j] = h[j], g[i]
     return False
@@ -193,23 +199,25 @@ def balance_seats(
 
 
 def _swap_for_seats(group, groups, gi, dist, fits, met) -> bool:
-    """One swap between `group` and the table `dist` away that leaves fewer unseatable tables
+    """One swap between `group` and a table `dist` away that leaves fewer unseatable tables
     and no more rematches."""
     for gj in (gi + dist, gi - dist):
-        if not 0 <= gj < len(groups):
-            continue
-        other = groups[gj]
-        unfit = 1 + (not fits(other))
-        before = _conflicts(group, met) + _conflicts(other, met)
-        for i in range(len(group)):
-            for j in range(len(other)):
-                group[i], other[j] = other[j], group[i]
-                if (not fits(group)) + (not fits(other)) < unfit and (
-                    _conflicts(group, met) + _conflicts(other, met) <= before
-                ):
-                    return True
-                group[i], other[j] = other[j], group[i]
+        if 0 <= gj < len(groups) and _seat_swap(group, groups[gj], fits, met):
+            return True
     return False
+
+
+def _seat_swap(group: list[PlayerId], other: list[PlayerId], fits, met) -> bool:
+    unfit = 1 + (not fits(other))
+    before = _conflicts(group, met) + _conflicts(other, met)
+    return _first_swap(
+        group,
+        other,
+        lambda: (
+            (not fits(group)) + (not fits(other)) < unfit
+            and _conflicts(group, met) + _conflicts(other, met) <= before
+        ),
+    )
 
 
 def _seatable(group: list[PlayerId], counts: dict[PlayerId, list[int]], k: int) -> bool:

@@ -204,6 +204,12 @@ def draft_fingerprint(seats: Iterable[tuple[int, int, int]], byes: Iterable[int]
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def loaded_fingerprint(fixtures: Iterable[Fixture], byes: Iterable[Bye]) -> str:
+    """`draft_fingerprint` of fixtures (seats prefetched) and byes already read for a page."""
+    seats = [(f.number, seat.number, seat.player_id) for f in fixtures for seat in f.seats.all()]
+    return draft_fingerprint(seats, [bye.player_id for bye in byes])
+
+
 def round_fingerprint(round_: Round) -> str:
     seats = Seat.objects.filter(fixture__round=round_).values_list(
         "fixture__number", "number", "player_id"

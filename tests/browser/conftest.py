@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.procs import BIN, ROOT, free_port, running, service_env
+from tests.procs import BIN, ROOT, free_port, manage, running, service_env
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -40,16 +38,7 @@ class Server:
     env: dict[str, str]
 
     def manage(self, *args: str) -> str:
-        run = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert run.returncode == 0, run.stderr
-        return run.stdout
+        return manage(self.env, *args)
 
     def create_table(self, game: str, players: str, bots: int, **options: str | int) -> dict:
         args = [f"--game={game}", f"--players={players}", f"--bots={bots}"]

@@ -4,33 +4,21 @@ the commands work and a server started by hand answers on localhost."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import urllib.request
 
-from tests.procs import BIN, ROOT, free_port, running
+from tests.procs import BIN, free_port, manage, running
 
 
 def test_commands_and_a_hand_started_server_need_no_configuration(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "MEDIANA_VAR_DIR": str(tmp_path / "var")}
 
-    def manage(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    manage("migrate", "--no-input", "-v", "0")
+    manage(env, "migrate", "--no-input", "-v", "0")
     created = json.loads(
-        manage("create_table", "--game", "saichugen", "--players", "ana,ben,bot", "--bots", "1")
+        manage(
+            env, "create_table", "--game", "saichugen", "--players", "ana,ben,bot", "--bots", "1"
+        )
     )
-    record = json.loads(manage("export_record", "--table", created["table"]))
+    record = json.loads(manage(env, "export_record", "--table", created["table"]))
     assert record["game"] == "saichugen"
     port = free_port()
     args = [str(BIN / "uvicorn"), "config.asgi:application", "--port", str(port)]

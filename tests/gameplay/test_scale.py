@@ -7,8 +7,6 @@ import asyncio
 import itertools
 import json
 import os
-import subprocess
-import sys
 import uuid
 from contextlib import contextmanager
 from urllib.parse import urlparse, urlunparse
@@ -16,7 +14,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 import websockets
 
-from tests.procs import ROOT, run_async, service_env, uvicorn_server
+from tests.procs import manage, run_async, service_env, uvicorn_server
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -49,19 +47,6 @@ def shared_database(tmp_path):
                 urlunparse(admin._replace(path="/postgres")), autocommit=True
             ) as c:
                 c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def manage(env, *args: str) -> str:
-    run = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    return run.stdout
 
 
 async def player(url: str, seen: list[int]) -> dict:
