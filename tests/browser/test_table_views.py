@@ -8,18 +8,14 @@ import json
 import pytest
 
 from gameplay.services import tables
-from tests.gameplay.conftest import make_table, make_users, token
+from tests.gameplay.conftest import (
+    make_table,
+    make_users,
+    quick_tables,  # noqa: F401  (autouse: bots at once, fresh cache)
+    token,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def quick_tables(settings):
-    settings.GAMEPLAY_BOT_DELAY = 0
-    settings.GAMEPLAY_EMBEDDED_SWEEPER = False
-    tables.forget_cached()
-    yield
-    tables.forget_cached()
 
 
 @pytest.fixture
