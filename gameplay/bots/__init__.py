@@ -1,4 +1,4 @@
-"""Built-in bots: one per game, simple rules over exactly what the protocol shows a seat.
+"""Built-in bots, a registry keyed by (game, level) (`gameplay.bots.registry`).
 
 A bot sees what a third-party client sees: its `view` and its `legal` list (templates for
 multi-card choices). `choose_action` returns an action in record format, which the table
@@ -7,32 +7,29 @@ server then applies through the same service path as a person's (`play_action`).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import Any
-
-from gameplay.bots import mediatore, saichugen, schieberamsch, three_five_eight
+# Importing a bot module registers its levels: one line per module.
+from gameplay.bots import (  # noqa: F401
+    mediatore,
+    random_level,
+    saichugen,
+    schieberamsch,
+    three_five_eight,
+)
 from gameplay.bots.common import expand_random, random_action
+from gameplay.bots.registry import (
+    DEFAULT_LEVEL,
+    all_levels,
+    choose_action,
+    get_bot,
+    levels,
+)
 
-Chooser = Callable[[dict[str, Any], list[Any], random.Random], dict[str, Any]]
-
-BOTS: dict[str, Chooser] = {
-    "saichugen": saichugen.choose,
-    "three_five_eight": three_five_eight.choose,
-    "schieberamsch": schieberamsch.choose,
-    "mediatore": mediatore.choose,
-}
-
-__all__ = ["BOTS", "choose_action", "expand_random", "random_action"]
-
-
-def choose_action(
-    game: str, view: dict[str, Any], legal: list[Any], rng: random.Random
-) -> dict[str, Any]:
-    """The built-in bot's action for this seat (a random legal one for an unknown game)."""
-    if not legal:
-        raise ValueError("the bot has no legal action")
-    chooser = BOTS.get(game)
-    if chooser is None:
-        return random_action(legal, rng)
-    return chooser(view, legal, rng)
+__all__ = [
+    "DEFAULT_LEVEL",
+    "all_levels",
+    "choose_action",
+    "expand_random",
+    "get_bot",
+    "levels",
+    "random_action",
+]

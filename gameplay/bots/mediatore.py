@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from gameplay.bots.common import by_act, seen_cards, suit_of, trick_winner
+from gameplay.bots.registry import register
 
 RANKS = "32ARCF7654"  # high to low
 SUITS = "dcsb"
@@ -48,6 +49,7 @@ def _low_cards(cards: list[str], hand: list[str], n: int, keep: str | None = Non
     return sorted(pool, key=lambda c: (thirds(c) * 3 + strength(c), counts[suit_of(c)]))[:n]
 
 
+@register("mediatore", "basic", "bids on strong hands, signals and plays by simple rules", rank=10)
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     acts = by_act(legal)
     hand = view["hand"]

@@ -12,52 +12,40 @@ from __future__ import annotations
 import random
 from typing import Any
 
-RANKS = "AKQJT98765432"
-SUITS = "SHDC"
-_VALUE = {"A": 1, "K": 13, "Q": 12, "J": 11, "T": 10}
+from gameplay.bots.registry import register
+from gameplay.engines.saichugen import (
+    DECK,
+    STRENGTH,
+    VALUE,
+    game_payouts,
+    median_seat,
+    round_banked,
+)
+
 BUDGET = 480  # rollouts per decision: sampled worlds x candidate cards
 
 
 def value(card: str) -> int:
-    return _VALUE.get(card[0]) or int(card[0])
+    """The card's value (A=1 … K=13), from the engine's own table."""
+    return VALUE[DECK.id_of[card]]
 
 
 def strength(card: str) -> int:
-    """Rank first, then suit S > H > D > C."""
-    return value(card) * 4 + (3 - SUITS.index(card[1]))
+    """The card's strength (rank first, then suit S > H > D > C), from the engine."""
+    return STRENGTH[DECK.id_of[card]]
 
 
-def median_index(a: int, b: int, c: int) -> int:
-    return sorted(((a, 0), (b, 1), (c, 2)))[1][1]
-
-
-def banked(scores: list[int]) -> list[int]:
-    m = sorted(scores)[1]
-    return [r if r == m else 0 for r in scores]
-
-
-def payout(game: list[int], seat: int) -> int:
-    m = sorted(game)[1]
-    winners = [g == m for g in game]
-    n = sum(winners)
-    if n == 3:
-        return 0
-    if winners[seat]:
-        return 2 if n == 1 else 1
-    return -1 if n == 1 else -2
-
-
+@register("saichugen", "basic", "aims for the median by sampling the unseen cards", rank=10)
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     cards = [e["card"] for e in legal if e["act"] == "commit"]
     if len(cards) <= 1:
         return dict(legal[0])
     me = view["seat"]
     revealed = {c for t in view["tricks"] for c in t["cards"]}
-    unseen = [
-        r + s for s in SUITS for r in RANKS if r + s not in revealed and r + s not in view["hand"]
-    ]
+    unseen = [c for c in DECK.code_of if c not in revealed and c not in view["hand"]]
     sizes = view["hand_sizes"]
     committed = view["committed"]
+    mode = (view.get("variant") or {}).get("payout", "zero_sum")
     totals = dict.fromkeys(cards, 0)
     for _ in range(max(12, BUDGET // len(cards))):
         rng.shuffle(unseen)
@@ -74,7 +62,7 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             at += sizes[s]
         seed = rng.random()
         for card in cards:
-            totals[card] += _rollout(view, me, card, hands, current, random.Random(seed))
+            totals[card] += _rollout(view, me, card, hands, current, mode, random.Random(seed))
     best = max(totals.values())
     return {"act": "commit", "card": rng.choice([c for c in cards if totals[c] == best])}
 
@@ -85,6 +73,7 @@ def _rollout(
     card: str,
     others: list[list[str]],
     current: list[str | None],
+    mode: str,
     rng: random.Random,
 ) -> int:
     hands = [h[:] for h in others]
@@ -99,16 +88,16 @@ def _rollout(
     rnd, trick = view["round"], view["trick"]
     while True:
         a, b, c = trick_cards
-        w = median_index(strength(a), strength(b), strength(c))
+        w = median_seat(strength(a), strength(b), strength(c))
         round_pts[w] += value(trick_cards[w])
         if trick == 2:
-            bank = banked(round_pts)
+            bank = round_banked(round_pts)
             game = [g + x for g, x in zip(game, bank)]
             round_pts = [0, 0, 0]
             trick = 0
             rnd += 1
             if rnd == 5:
-                return payout(game, me)
+                return game_payouts(game, mode)[me]
         else:
             trick += 1
         trick_cards = [h.pop(int(rng.random() * len(h))) for h in hands]

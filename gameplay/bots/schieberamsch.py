@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from gameplay.bots.common import by_act, seen_cards, suit_of, trick_winner
+from gameplay.bots.registry import register
 
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 PLAIN = "ATKQ987"  # high to low
@@ -45,6 +46,7 @@ def _danger(card: str, hand: list[str]) -> float:
     return points(card) + strength(card) - 3.0 * low
 
 
+@register("schieberamsch", "basic", "sheds points and pushes the skat by simple rules", rank=10)
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     acts = by_act(legal)
     hand = view["hand"]

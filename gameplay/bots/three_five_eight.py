@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from gameplay.bots.common import Order, by_act, seen_cards, suit_of, trick_winner
+from gameplay.bots.registry import register
 
 ORDER = Order("AKQJT98765432")
 SUITS = "SHDC"
@@ -53,6 +54,7 @@ def _is_top(card: str, hand: list[str], gone: set[str]) -> bool:
     return all(r + s in gone or r + s in hand for r in ORDER.ranks[: ORDER.ranks.index(card[0])])
 
 
+@register("three_five_eight", "basic", "plays to its trick target by simple rules", rank=10)
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     acts = by_act(legal)
     hand = view["hand"]

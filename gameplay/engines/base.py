@@ -21,8 +21,10 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from . import commitment as commit
 from .cards import Deck, deal_chunks, seeded_rng
 from .errors import EngineFault, IllegalAction, VariantError
+from .sheet_rules import SheetRules
 from .variants import Flag, resolve_variant
 
 Event = dict[str, Any]
@@ -67,10 +69,12 @@ class Match:
 
     GAME: ClassVar[str] = ""
     DISPLAY: ClassVar[str] = ""
+    GOAL: ClassVar[str] = ""  # the game's aim in one line, shown at the table and in the lobby
     SEATS: ClassVar[int] = 3
     FLAGS: ClassVar[tuple[Flag, ...]] = ()
     SIGNALS: ClassVar[bool] = False  # does any action of this game carry a ``signal``
     STATE: ClassVar[tuple[str, ...]] = ()  # the subclass's own state attributes (for dump/load)
+    SHEET: ClassVar[type[SheetRules]] = SheetRules  # score-sheet rules for over-the-table play
 
     COMMON: ClassVar[tuple[str, ...]] = (
         "variant",
@@ -162,7 +166,9 @@ class Match:
         players: list[str] | None = None,
     ) -> None:
         """Start a match: deal the first deal. ``deals`` are explicit ``{"hands", "stock"}`` in
-        card codes, used first; later deals come from ``seed`` (random when ``None``)."""
+        card codes, used first; later deals come from ``seed`` (random when ``None``). An
+        explicit deal may bring its ``salt`` (a replayed record); without one it has no
+        commitment."""
         resolved = self.resolve_variant(variant)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise VariantError("dealer must be a seat number")
@@ -179,7 +185,10 @@ class Match:
                 problem = self.deck_problem(resolved, d.get("hands"), d.get("stock"))
                 if problem:
                     raise VariantError(f"deal {i}: wrong deck: {problem}")
-                explicit.append({"hands": [list(h) for h in d["hands"]], "stock": list(d["stock"])})
+                entry = {"hands": [list(h) for h in d["hands"]], "stock": list(d["stock"])}
+                if commit.is_salt(d.get("salt")):
+                    entry["salt"] = d["salt"]
+                explicit.append(entry)
         self.variant = resolved
         self.variant_input = None if variant is None else dict(variant)
         self.players = None if players is None else list(players)
@@ -251,6 +260,22 @@ class Match:
             for s, h in enumerate(hands):
                 ev.append(event("hand", [s], deal=self.deal_no, cards=deck.codes(sorted(h))))
         self._setup_deal(hands, stock)
+
+    def salt_of(self, k: int) -> str | None:
+        """The secret salt of deal ``k`` (None: an explicit deal that came without one)."""
+        if self.explicit is not None and k < len(self.explicit):
+            return self.explicit[k].get("salt")
+        return commit.deal_salt(self.seed, k)
+
+    def commitment(self) -> str | None:
+        """The commitment to the current deal's cards (table-protocol.md); the same from the
+        deal's first state to its last. None for an explicit deal without a salt."""
+        salt = self.salt_of(self.deal_no)
+        if salt is None:
+            return None
+        deck = self.deck_for(self.variant)
+        hands, stock, _ = self.log[self.deal_no]
+        return commit.commitment([deck.codes(h) for h in hands], deck.codes(stock), salt)
 
     def redeal(self, rng: random.Random) -> None:
         """Fast path: replace the cards of the current, untouched deal by a fresh shuffle from
@@ -348,6 +373,8 @@ class Match:
         totals = [sum(r["payouts"][i] for r in self.results) for i in range(self.SEATS)]
         return {
             "game": self.GAME,
+            # The full variant (defaults filled in): a client or bot knows which rules apply.
+            "variant": dict(self.variant),
             "seat": seat,
             "deal": self.deal_no,
             "n_deals": self.n_deals,
@@ -369,14 +396,18 @@ class Match:
         if self.players is not None:
             rec["players"] = list(self.players)
         rec["dealer"] = self.first_dealer
-        rec["deals"] = [
-            {
+        rec["deals"] = []
+        for k, (hands, stock, actions) in enumerate(self.log):
+            deal = {
                 "hands": [deck.codes(h) for h in hands],
                 "stock": deck.codes(stock),
                 "actions": [dict(a) for a in actions],
             }
-            for hands, stock, actions in self.log
-        ]
+            salt = self.salt_of(k)
+            if salt is not None:  # the record reveals what every state committed to
+                deal["commitment"] = commit.commitment(deal["hands"], deal["stock"], salt)
+                deal["salt"] = salt
+            rec["deals"].append(deal)
         return rec
 
     def dump(self) -> dict[str, Any]:

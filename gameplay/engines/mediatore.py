@@ -20,6 +20,7 @@ from typing import Any
 from .base import Event, Match, event
 from .cards import ITALIAN40, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
+from .sheet_rules import SheetError, SheetRules, seat
 from .variants import Flag
 
 DECK = ITALIAN40
@@ -156,12 +157,60 @@ def payments(
     return amounts
 
 
+class MediatoreSheet(SheetRules):
+    """A sheet deal: ``{"contract": "chiamo", "declarer": 0, "partner": 2, "giver": null,
+    "called_in_monte": false, "won": true, "slam": false}`` (partner for Chiamo 2 v 2, giver
+    for a Mediatore with a giver; ``"points"``, the declarer side's, may be given and is
+    checked against ``won``/``slam``). A deal may be thrown in (everyone passed)."""
+
+    def thrown_in(self) -> None:
+        """Everyone passed: the deal is thrown in (no score)."""
+
+    def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
+        contract = deal.get("contract")
+        if contract not in CONTRACTS:
+            raise SheetError(f"contract must be one of {', '.join(CONTRACTS)}")
+        code = CONTRACTS.index(contract)
+        declarer = seat(deal.get("declarer"), 4, "declarer")
+        helper = -1
+        if code == CHIAMO and deal.get("partner") is not None:
+            helper = seat(deal["partner"], 4, "partner")
+        if code == MEDIATORE and deal.get("giver") is not None:
+            helper = seat(deal["giver"], 4, "giver")
+        if helper == declarer:
+            raise SheetError("the declarer cannot be his own partner or giver")
+        in_monte = deal.get("called_in_monte", False)
+        if code in (CHIAMO, MEDIATORE) and (helper < 0) != bool(in_monte):
+            raise SheetError("say either who held the called card or that it lay in the monte")
+        won, slam = deal.get("won"), deal.get("slam", False)
+        if not isinstance(won, bool) or not isinstance(slam, bool):
+            raise SheetError("won and slam must be true or false")
+        side = {declarer} | ({helper} if code == CHIAMO and helper >= 0 else set())
+        points = deal.get("points")
+        if points is None:
+            points = (11 if won else 0) if slam else (6 if won else 5)
+        elif isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 11:
+            raise SheetError("points (the declarer side's) are from 0 to 11")
+        if (points >= 6) != won:
+            raise SheetError(f"{points} points {'lose' if won else 'win'}: check 'won'")
+        if slam and points not in (0, 11):
+            raise SheetError("a slam takes every trick: the points are 11 or 0")
+        pay = payments(code, declarer, helper, bool(in_monte), won, slam, self.variant["slam"])
+        scores = [points if s in side else 11 - points for s in range(4)]
+        return scores, pay, dealer
+
+
 class MediatoreMatch(Match):
     """A Mediatore match; one deal is one deal, the highest total payout wins."""
 
     GAME = "mediatore"
     DISPLAY = "Mediatore"
     SEATS = 4
+    SHEET = MediatoreSheet
+    GOAL = (
+        "Bid a contract and take at least 6 of the 11⅔ points, "
+        "with your partner or alone — or stop the declarer doing it."
+    )
     SIGNALS = True
     FLAGS = (
         Flag(

@@ -32,6 +32,11 @@ class GameSpec:
     flags: tuple[Flag, ...]
     engine: type[Match]
 
+    @property
+    def goal(self) -> str:
+        """The game's aim in one line (the engine's ``GOAL``)."""
+        return self.engine.GOAL
+
     def variant_schema(self) -> list[dict[str, Any]]:
         """JSON schema of the variant flags (type, choices or range, default)."""
         return [f.schema() for f in self.flags]

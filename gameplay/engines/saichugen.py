@@ -12,6 +12,7 @@ from typing import Any
 from .base import Event, Match, event
 from .cards import FRENCH52, SUIT_NAMES, Deck
 from .errors import IllegalAction
+from .sheet_rules import SheetError, SheetRules, ints
 from .variants import Flag
 
 DECK = FRENCH52
@@ -58,12 +59,32 @@ def game_payouts(game_scores: list[int], mode: str = "zero_sum") -> list[int]:
     return [win if w else lose for w in winners]
 
 
+MAX_GAME_SCORE = 5 * 3 * 13  # every trick of the game won with a king
+
+
+class SaichugenSheet(SheetRules):
+    """A sheet deal: ``{"scores": [G0, G1, G2]}``, the game scores banked over five rounds."""
+
+    def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
+        scores = ints(deal.get("scores"), 3, "scores")
+        if any(not 0 <= s <= MAX_GAME_SCORE for s in scores):
+            raise SheetError(f"a game score is from 0 to {MAX_GAME_SCORE}")
+        if sum(scores) > MAX_GAME_SCORE:
+            raise SheetError(f"the three game scores cannot add up to more than {MAX_GAME_SCORE}")
+        return scores, game_payouts(scores, self.variant["payout"]), dealer
+
+
 class SaichugenMatch(Match):
     """A Saichugen match: each deal is one 5-round game; several seats may act at once."""
 
     GAME = "saichugen"
     DISPLAY = "Saichugen"
     SEATS = 3
+    SHEET = SaichugenSheet
+    GOAL = (
+        "Be the most mediocre: the median card takes the trick, "
+        "the median round score is banked, the median game score wins."
+    )
     FLAGS = (
         Flag(
             "payout",

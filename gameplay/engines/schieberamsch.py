@@ -16,6 +16,7 @@ from typing import Any
 from .base import Event, Match, event
 from .cards import FRENCH32, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
+from .sheet_rules import SheetError, SheetRules, ints
 from .variants import Flag
 
 DECK = FRENCH32
@@ -207,12 +208,36 @@ def _mask(cards: Any) -> int:
     return m
 
 
+MAX_PENALTY = 120 * 2 * 8  # a Jungfrau after three pushes, before the divisor
+
+
+class SchieberamschSheet(SheetRules):
+    """A sheet deal: ``{"scores": [penalties...]}`` (the rules file's Record scores); the
+    lowest total penalty wins."""
+
+    def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
+        scores = ints(deal.get("scores"), 3, "scores")
+        limit = MAX_PENALTY * max(1, self.variant.get("grand_loss_factor", 1))
+        if any(abs(s) > limit for s in scores):
+            raise SheetError(f"a penalty is at most {limit} points either way")
+        return scores, payouts_of(scores), dealer
+
+    def winners(self, scores: list[int], payouts: list[int]) -> list[int]:
+        low = min(scores)
+        return [i for i, s in enumerate(scores) if s == low]
+
+
 class SchieberamschMatch(Match):
     """A Schieberamsch match; one deal is one deal, the lowest total penalty wins."""
 
     GAME = "schieberamsch"
     DISPLAY = "Schieberamsch"
     SEATS = 3
+    SHEET = SchieberamschSheet
+    GOAL = (
+        "Take as few card points as you can: the lowest penalty wins, "
+        "and every push of the skat doubles the stakes."
+    )
     FLAGS = (
         Flag(
             "score_divisor",

@@ -16,6 +16,7 @@ from typing import Any
 from .base import Event, Match, event
 from .cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction, VariantError
+from .sheet_rules import SheetError, SheetRules, ints, seat
 from .variants import Flag
 
 BID, EXCHANGE, TRUMP, DISCARD, PLAY, OVER = range(6)
@@ -164,12 +165,65 @@ def settle_hand(
     return diff, cum, winners
 
 
+class ThreeFiveEightSheet(SheetRules):
+    """A sheet deal: ``{"scores": [tricks...]}``; with Woburn bidding the first hand played
+    also says ``"bid": N, "dealer": SEAT`` (the high bidder). The running balance across hands
+    decides the match (won at 12 tricks in a hand, or at +10 in 6-3-8)."""
+
+    def __init__(self, variant: dict[str, Any], display_name: str) -> None:
+        super().__init__(variant, display_name)
+        self.cum = [0, 0, 0]
+        self.played = False  # Woburn bidding decides the first hand actually played
+
+    def thrown_in(self) -> None:
+        if not self.variant["woburn_bidding"] or self.played:
+            raise SheetError("only a Woburn auction where everyone passed throws a hand in")
+
+    def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
+        v = self.variant
+        tricks = ints(deal.get("scores"), 3, "scores (tricks taken)")
+        six = v["targets"] == "6-3-8"
+        total = 17 if six else 16
+        if any(t < 0 for t in tricks) or sum(tricks) != total:
+            raise SheetError(f"tricks taken must add up to {total}")
+        table = TARGETS[v["targets"]]
+        if v["woburn_bidding"] and not self.played:
+            bid = deal.get("bid")
+            if isinstance(bid, bool) or not isinstance(bid, int) or not 8 <= bid <= 16:
+                raise SheetError("the Woburn hand needs the winning bid (8 to 16)")
+            dealer = seat(deal.get("dealer"), 3, "dealer (the high bidder)")
+            table = (bid, *WOBURN[bid])
+        self.played = True
+        targets = seat_targets(dealer, table)
+        diff = [t - g for t, g in zip(tricks, targets, strict=True)]
+        self.cum = [c + d for c, d in zip(self.cum, diff, strict=True)]
+        if six:
+            best = max(self.cum)
+            leaders = [i for i in range(3) if self.cum[i] == best]
+            if best >= 10 and len(leaders) == 1:
+                self.winner = leaders[0]
+        elif max(tricks) >= v["win_tricks"]:
+            self.winner = tricks.index(max(tricks))
+        return tricks, diff, dealer
+
+    def winners(self, scores: list[int], payouts: list[int]) -> list[int]:
+        if self.winner is not None:
+            return [self.winner]
+        best = max(self.cum)
+        return [i for i, c in enumerate(self.cum) if c == best]
+
+
 class ThreeFiveEightMatch(Match):
     """A 3-5-8 match; one deal is one hand, the match ends on 12+ tricks (or +10 in 6-3-8)."""
 
     GAME = "three_five_eight"
     DISPLAY = "3-5-8 (Sergeant Major)"
     SEATS = 3
+    SHEET = ThreeFiveEightSheet
+    GOAL = (
+        "Take your target of tricks (dealer 8, left 5, right 3): "
+        "each trick over it wins a point, each trick short loses one."
+    )
     FLAGS = (
         Flag(
             "targets",
