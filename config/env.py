@@ -7,6 +7,7 @@ deployment configuration stops start-up instead of silently falling back to a de
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -87,3 +88,30 @@ def embedded_secret_key(var_dir: Path) -> str:
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key
+
+
+_RATE_PERIODS = {"s", "m", "h", "d"}
+
+
+def env_rate(name: str, default: str) -> str:
+    """A DRF throttle rate, `N/period` with period second, minute, hour or day (`30/minute`)."""
+    raw = (os.environ.get(name) or default).strip()
+    count, _, period = raw.partition("/")
+    if not (count.isdigit() and int(count) > 0 and period[:1] in _RATE_PERIODS):
+        raise ImproperlyConfigured(
+            f"{name} must be a rate like 30/minute (per second, minute, hour or day), got {raw!r}"
+        )
+    return raw
+
+
+def env_networks(name: str) -> list[str]:
+    """A comma-separated list of IP addresses or networks (`10.0.0.5,10.1.0.0/16`)."""
+    values = env_list(name, [])
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks, got {value!r}"
+            ) from None
+    return values

@@ -1,7 +1,9 @@
 """`/healthz`: is every service Mediana depends on reachable right now?
 
 Each check answers within a few seconds even when its service is down (the load balancer
-and the organizer's monitoring poll this), and names what failed.
+and the organizer's monitoring poll this), and names what failed. Anyone may ask, so anyone
+sees only what is up and what is down; the details (an exception's text names hosts and
+ports, and the backends say how the site is built) are for staff, and always in the log.
 """
 
 from __future__ import annotations
@@ -82,5 +84,7 @@ def run_checks() -> dict[str, dict[str, str]]:
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = run_checks()
     down = sorted(name for name, result in checks.items() if result["status"] != "up")
+    if not request.user.is_staff:
+        checks = {name: {"status": result["status"]} for name, result in checks.items()}
     body = {"status": "down" if down else "up", "down": down, "checks": checks}
     return JsonResponse(body, status=503 if down else 200)

@@ -7,12 +7,22 @@ channel layer and a real Celery broker (and result backend) for worker processes
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import embedded_secret_key, env_bool, env_int, env_list, env_str, env_url
+from config.env import (
+    embedded_secret_key,
+    env_bool,
+    env_int,
+    env_list,
+    env_networks,
+    env_rate,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MEDIANA_VAR_DIR") or BASE_DIR / "var")
@@ -44,9 +54,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "axes",
     "accounts",
     "gameplay",
     "league",
@@ -54,17 +66,25 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.malformed.RefuseNulMiddleware",  # a NUL in a URL: 404/400, not a database error
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: turns a locked-out log-in into accounts.lockout's 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 AUTH_USER_MODEL = "accounts.User"
+# Axes first: it refuses a locked-out pair (user name, address) before a password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -89,11 +109,27 @@ DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 # Several ASGI/Celery threads write to SQLite: wait for the lock instead of failing at once, and
 # take the write lock when a transaction begins so two writers never deadlock on an upgrade.
 SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+# PostgreSQL: one bounded pool per process (psycopg_pool; Django makes it on first use, so each
+# uvicorn, Celery child or command process has its own). Under ASGI every request runs in a
+# thread of its own: a persistent connection (CONN_MAX_AGE > 0) stayed open in each finished
+# thread until the garbage collector found it, and ~100 requests used up max_connections.
+# With the pool (which needs CONN_MAX_AGE = 0) every request and every table service call hands
+# its connection back when it ends, so a process holds at most DB_POOL_SIZE, and a caller waits
+# at most DB_POOL_TIMEOUT seconds for a free one, then fails (OperationalError) instead of hanging.
+DB_POOL_SIZE = env_int("DB_POOL_SIZE", 10, minimum=1)
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, minimum=1)
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"]["OPTIONS"] = dict(SQLITE_OPTIONS)
+    else:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            # Opened on demand, one at a time, and closed again when idle (psycopg_pool's
+            # max_idle, 10 minutes): a command or a Celery task opens just the one it uses.
+            "min_size": 0,
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+        }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -165,6 +201,37 @@ GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
 # Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
 GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
 
+# --- Throttling -----------------------------------------------------------------------------
+# The client's address (accounts/client_address.py) for log-in lockouts, API throttles and the
+# spectator cap: the connection's peer, or from X-Forwarded-For only when the peer is one of
+# these proxies (addresses or networks).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+# Log-in lockout (django-axes, accounts/lockout.py): LOGIN_FAILURE_LIMIT failures of one user
+# name from one address lock that pair (never the name everywhere) for LOGIN_COOLOFF_SECONDS,
+# counted again from each refused attempt. Attempts are kept in the database (every process).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(seconds=env_int("LOGIN_COOLOFF_SECONDS", 900, minimum=1))
+AXES_RESET_ON_SUCCESS = True  # a log-in forgets that pair's earlier failures
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.request_client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful log-in: only failures are needed
+AXES_VERBOSE = False  # no start-up banner; failures are still logged (names and addresses masked)
+# API throttle counts (accounts/authentication.py) live in the default cache: Redis when there
+# is one, so every process shares them; otherwise each process counts alone (local memory).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "mediana",
+        }
+    }
+# Spectator sockets per client address and ASGI process (gameplay/consumers/limits.py).
+GAMEPLAY_SPECTATORS_PER_ADDRESS = env_int("GAMEPLAY_SPECTATORS_PER_ADDRESS", 20, minimum=1)
+
 # --- Internationalisation, static files ----------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -178,6 +245,22 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
+    # Basic first: a script without credentials is asked for them (401 + WWW-Authenticate).
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.BasicAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    # Writes only: reads (pages, standings, the lobby) are read by many and stay unthrottled.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.authentication.AnonWriteThrottle",
+        "accounts.authentication.UserWriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon_write": env_rate("API_ANON_WRITE_RATE", "30/minute"),
+        "user_write": env_rate("API_USER_WRITE_RATE", "120/minute"),
+        "token": env_rate("API_TOKEN_RATE", "10/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mediana API",
@@ -188,10 +271,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# No secret in any log line (seat tokens ride in URLs, which every server logs): LOGGING is
+# applied by config.logging.configure, which also filters the handlers uvicorn, Daphne and
+# Celery set up themselves (config/logging.py says why a handler filter alone is not enough).
+LOGGING_CONFIG = "config.logging.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "config.logging.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
     # Django's default config gives "django" a handler of its own; one line per record is enough.
     "loggers": {

@@ -15,3 +15,14 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 CELERY_RESULT_BACKEND = "cache+memory://"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Each test run counts API throttles alone (never in a Redis shared with other runs), and the
+# rates are high enough for tests that write a lot; tests of throttling set low rates themselves.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {
+        "anon_write": "10000/minute",
+        "user_write": "10000/minute",
+        "token": "10000/minute",
+    },
+}

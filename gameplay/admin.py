@@ -1,8 +1,20 @@
-"""Admin pages for tables: read-only, because every change must go through the services."""
+"""Admin pages for tables: read-only, because every change must go through the services.
+
+They never show what could give a deal away: not the seed (tables dealt from one seed share
+their deals), nor the engine state or the record of an unfinished table (every hand, and the
+salts the record reveals), nor an unfinished table's actions (discards, gifts and face-down
+commits are private). A list filter in the URL (`?seed__startswith=1`) would be an oracle for
+the same secrets, so those lookups are refused.
+"""
+
+from typing import Any
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from gameplay.models import Action, Seat, Table
+
+FINISHED = Table.Status.FINISHED
 
 
 class SeatInline(admin.TabularInline):
@@ -13,29 +25,82 @@ class SeatInline(admin.TabularInline):
     can_delete = False
 
 
+def _refused_lookup(lookup: str, secret: set[str]) -> bool:
+    return lookup.split("__", 1)[0] in secret
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    # Deleting is a change too (and its confirmation page lists the rows it would delete).
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ("id", "game", "status", "seq", "n_deals", "seconds_per_move", "created_at")
     list_filter = ("game", "status", "rated")
     search_fields = ("id",)
     inlines = [SeatInline]
-    exclude = ("state",)
+    # Everything but `seed` and `state`; `record` once the table is finished.
+    shown = (
+        "id",
+        "game",
+        "variant",
+        "n_deals",
+        "dealer",
+        "status",
+        "seq",
+        "seconds_per_move",
+        "on_timeout",
+        "deadline",
+        "bot_due",
+        "allow_spectators",
+        "rated",
+        "result",
+        "forfeited_seats",
+        "created_at",
+        "updated_at",
+        "finished_at",
+    )
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+    def get_fields(self, request, obj: Table | None = None) -> tuple[str, ...]:
+        if obj is not None and obj.status == FINISHED:
+            return (*self.shown, "record")
+        return self.shown
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    def lookup_allowed(self, lookup: str, value: Any, request: Any = None) -> bool:
+        if _refused_lookup(lookup, {"seed", "state", "record"}):
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
-    list_display = ("table", "seq", "seat", "kind", "action", "created_at")
+class ActionAdmin(ReadOnlyAdmin):
+    list_display = ("table", "seq", "seat", "kind", "shown_action", "created_at")
     list_filter = ("kind",)
     search_fields = ("table__id",)
+    list_select_related = ("table",)
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+    @admin.display(description=_("action"))
+    def shown_action(self, obj: Action) -> Any:
+        if obj.table.status != FINISHED:
+            return _("hidden until the table is finished")
+        return obj.action
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    def has_view_permission(self, request, obj: Action | None = None) -> bool:
+        # One action's page (its title is the action itself) only once its table is finished.
+        if obj is not None and obj.table.status != FINISHED:
+            return False
+        return super().has_view_permission(request, obj)
+
+    def lookup_allowed(self, lookup: str, value: Any, request: Any = None) -> bool:
+        # `table__seed` and the like are refused by Django already (not in list_filter)
+        if _refused_lookup(lookup, {"action"}):
+            return False
+        return super().lookup_allowed(lookup, value, request)

@@ -145,7 +145,10 @@ def start_table(
 
     `seats` in seat order (seat 0 deals first): a user id (int) for a person, a name (str) for a
     bot seat played by the built-in bot. `names` are the display names (default: usernames and
-    bot names). `on_timeout` is "default" (a legal default action) or "forfeit". Raises
+    bot names). `seed`: leave it None, and the deals come from a secret seed drawn with
+    `secrets`; a given seed makes every hand predictable to whoever knows it (never pass
+    anything derived from public data). `on_timeout` is "default" (a legal default action) or
+    "forfeit". Raises
     `VariantError` for a bad variant, seat count or match length. Call it inside the league's
     transaction: bots start moving only after it commits.
     """

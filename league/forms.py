@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from gameplay import api as gameplay
 from league.models import Event
@@ -75,6 +76,13 @@ class EventForm(forms.ModelForm):
             self.fields[f"variant__{flag['name']}"] = field
         if self.instance.pk:
             self.fields["tiebreaks"].initial = self.instance.tiebreaks
+        else:
+            # A new event: blank means create_event draws a random seed.
+            self.initial["seed"] = None
+            self.fields["seed"].required = False
+            self.fields["seed"].help_text = gettext_lazy(
+                "makes round plans and the lot repeatable; leave it blank for a random one"
+            )
 
     def variant(self) -> dict[str, Any]:
         out = {}

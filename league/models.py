@@ -104,6 +104,8 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The organizer role (league/services/permissions.py): staff grant it.
+        permissions = [("organize_events", "Can organize events")]
 
     def __str__(self) -> str:
         return self.name

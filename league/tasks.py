@@ -33,6 +33,14 @@ def rate_matches(game: str) -> int:
     return rate_game(game)
 
 
+@shared_task(name="league.rate_event")
+def rate_event(event_id: int) -> int:
+    """Rate an event's results as the rule now has them (after publishing); idempotent."""
+    from league.ratings.services import rate_event as rate
+
+    return rate(event_id)
+
+
 @shared_task(name="league.sweep_ratings")
 def sweep_ratings() -> int:
     """Rate results whose rating task was lost (beat, every minute); idempotent."""

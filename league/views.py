@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import csv
-
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from gameplay import api as gameplay
+from league import csv_safe
 from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
-from league.services.permissions import can_manage, can_see
+from league.services.permissions import can_manage, can_organize, can_see
 from league.services.rounds import loaded_fingerprint
 from league.services.standings import standings_rows
 from league.standings import get_tiebreak
@@ -37,7 +36,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
         .order_by("-created_at")
     )
     names = dict(gameplay.game_choices())
-    return render(request, "league/event_list.html", {"events": events, "game_names": names})
+    context = {"events": events, "game_names": names, "can_organize": can_organize(request.user)}
+    return render(request, "league/event_list.html", context)
 
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -145,7 +145,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
-    writer = csv.writer(response)
+    writer = csv_safe.writer(response)  # player names are anyone's text: no formulas
     writer.writerow(
         [
             "rank",
@@ -180,7 +180,7 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-ledger.csv"'
-    writer = csv.writer(response)
+    writer = csv_safe.writer(response)  # player names are anyone's text: no formulas
     writer.writerow(["round", "table", "deal", "seat", "player_id", "player", "score", "payout"])
     rows = (
         LedgerEntry.objects.filter(event=event)
@@ -271,10 +271,4 @@ def next_match(player: Player) -> Fixture | None:
         .select_related("round__event")
         .order_by("round__published_at", "round_id", "number")
         .first()
-    )
-
-
-def fixture_of(event: Event, fixture_id: int) -> Fixture:
-    return get_object_or_404(
-        Fixture.objects.select_related("round__event"), pk=fixture_id, round__event=event
     )

@@ -1,4 +1,5 @@
-"""Organizer pages. Each view authorizes first; only the event's organizers and staff pass."""
+"""Organizer pages. Each view authorizes first (only the event's organizers and staff pass; creating
+an event needs the organizer role), and the services authorize again whoever calls them."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from gameplay import api as gameplay
@@ -21,7 +22,7 @@ from league.models import Entry, Event, Fixture, Round
 from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
-from league.services.permissions import can_manage
+from league.services.permissions import can_manage, check_can_organize
 
 
 def organizer_view(view: Any) -> Any:
@@ -32,7 +33,7 @@ def organizer_view(view: Any) -> Any:
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         event = get_object_or_404(Event, slug=slug)
         if not can_manage(request.user, event):
-            raise PermissionDenied("only this event's organizers may do that")
+            raise PermissionDenied(_("only this event's organizers may do that"))
         return view(request, event, *args, **kwargs)
 
     return wrapper
@@ -50,6 +51,9 @@ def _refused(request: HttpRequest, event: Event, exc: Exception, to: str | None 
 
 @login_required
 def event_create(request: HttpRequest) -> HttpResponse:
+    check_can_organize(
+        request.user, _("creating an event needs the organizer role (staff grant it)")
+    )
     game = request.GET.get("game") or request.POST.get("game")
     if game not in dict(gameplay.game_choices()):
         return render(request, "league/event_pick_game.html", {"games": gameplay.games()})
@@ -71,7 +75,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         fields = form.service_fields()
         fields.pop("game")
         try:
-            event_services.update_event(Event.objects.get(pk=event.pk), **fields)
+            event_services.update_event(Event.objects.get(pk=event.pk), by=request.user, **fields)
         except LeagueError as exc:
             form.add_error(None, str(exc))
         else:
@@ -83,7 +87,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @organizer_view
 def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
-    event_services.publish_event(event)
+    event_services.publish_event(event, by=request.user)
     return _done(request, event, "Event published.")
 
 
@@ -91,7 +95,7 @@ def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
 @organizer_view
 def event_close(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        event_services.close_event(event)
+        event_services.close_event(event, by=request.user)
     except LeagueError as exc:
         return _refused(request, event, exc)
     return _done(request, event, "Event closed: no more rounds or results.")
@@ -103,12 +107,15 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
     here = reverse("league:entries", args=[event.slug])
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():
-                player = event_services.find_or_create_player(form.cleaned_data["player"])
-                event_services.add_entry(event, player, checked_in=form.cleaned_data["checked_in"])
+            entry = event_services.enter_player(
+                event,
+                by=request.user,
+                name=form.cleaned_data["player"],
+                checked_in=form.cleaned_data["checked_in"],
+            )
         except LeagueError as exc:
             return _refused(request, event, exc, here)
-        return _done(request, event, f"{player.name} entered.", here)
+        return _done(request, event, f"{entry.player.name} entered.", here)
     context = {
         "event": event,
         "form": form,
@@ -127,11 +134,11 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
     action = request.POST.get("action")
     try:
         if action == "check_in":
-            event_services.check_in(entry, True)
+            event_services.check_in(entry, True, by=request.user)
         elif action == "check_out":
-            event_services.check_in(entry, False)
+            event_services.check_in(entry, False, by=request.user)
         elif action == "withdraw":
-            event_services.withdraw(entry)
+            event_services.withdraw(entry, by=request.user)
         else:
             raise LeagueError(f"unknown action {action!r}")
     except LeagueError as exc:
@@ -143,7 +150,7 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
 @organizer_view
 def round_generate(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        round_ = round_services.generate_round(event)
+        round_ = round_services.generate_round(event, by=request.user)
     except LeagueError as exc:
         return _refused(request, event, exc)
     url = reverse("league:round", args=[event.slug, round_.number])
@@ -158,7 +165,7 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
     action = request.POST.get("action")
     try:
         if action == "publish":
-            round_services.publish_round(round_)
+            round_services.publish_round(round_, by=request.user)
             return _done(request, event, f"Round {number} published.", here)
         if action == "swap":
             try:
@@ -166,11 +173,11 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
             except (KeyError, ValueError):
                 raise LeagueError("choose the two players to swap") from None
             round_services.swap_players(
-                round_, first, second, seen=request.POST.get("draft") or None
+                round_, first, second, by=request.user, seen=request.POST.get("draft") or None
             )
             return _done(request, event, "Players swapped.", here)
         if action == "discard":
-            round_services.discard_draft(round_)
+            round_services.discard_draft(round_, by=request.user)
             return _done(request, event, f"Draft round {number} discarded.")
         raise LeagueError(f"unknown action {action!r}")
     except LeagueError as exc:

@@ -8,20 +8,27 @@ and no table state beyond the last seq it sent; when a seq is missing it re-read
 from __future__ import annotations
 
 import json
+import logging
+import re
 import time
 from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 
+from gameplay.consumers import limits
 from gameplay.services import notify, runner, tables
 from gameplay.services.errors import TableError
 
+log = logging.getLogger(__name__)
+
 MAX_MESSAGE_BYTES = 16_384
+MAX_DEPTH = 16  # nesting of objects and arrays; the protocol's own messages need at most ~4
 
 
 def in_pool(func: Any) -> Any:
@@ -75,7 +82,75 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + 1)
 
 
-def parse_act(content: Any) -> tuple[int, dict[str, Any], str | None]:
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether `text` nests objects and arrays deeper than MAX_DEPTH, without parsing it.
+
+    `json.loads` recurses once per level, so a frame of brackets under the size cap would
+    exhaust the stack (RecursionError). Brackets inside strings do not count.
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # the common case: too few brackets to be deep at all
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _check_strings(value: Any) -> None:
+    """Every string (keys too) can be stored: PostgreSQL refuses NUL, UTF-8 lone surrogates."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("strings may not contain NUL")
+        value.encode("utf-8")  # UnicodeEncodeError (a ValueError) for a lone surrogate
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key)
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+
+
+def parse_message(text_data: str | None) -> dict[str, Any]:
+    """The client's message as a JSON object, or `TableError("bad_message")`.
+
+    Bounded before anything else: size, then nesting (see `_too_deep`). `NaN`/`Infinity`,
+    numbers past Python's int-string limit, NUL bytes and lone surrogates are refused too,
+    so nothing malformed reaches the service (or the database).
+    """
+    if text_data is None:
+        raise TableError("bad_message", "send text frames, not binary")
+    if len(text_data) > MAX_MESSAGE_BYTES:
+        raise TableError("bad_message", f"a message may have at most {MAX_MESSAGE_BYTES} chars")
+    if _too_deep(text_data):
+        raise TableError("bad_message", f"a message may nest at most {MAX_DEPTH} levels")
+    try:
+        content = json.loads(text_data, parse_constant=_refuse_constant)
+        _check_strings(content)
+    except (ValueError, RecursionError):
+        raise TableError("bad_message", "send one JSON object per message") from None
+    if not isinstance(content, dict):
+        raise TableError("bad_message", "send one JSON object per message")
+    return content
+
+
+def echo_id(content: dict[str, Any] | None) -> str | None:
+    """The message's `id` to echo in an answer, when it is a valid one."""
+    raw_id = content.get("id") if content is not None else None
+    return raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
+
+
+def parse_act(content: dict[str, Any]) -> tuple[int, dict[str, Any], str | None]:
     """The seq, action and id of an `act` message, or `TableError("bad_message")`."""
     seq = content.get("seq")
     action = content.get("action")
@@ -96,6 +171,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat: int | None
     last_seq: int
     race_lost_at: int
+    spectator_slot: limits.SpectatorSlot | None = None  # a spectator's place in its address's cap
 
     async def connect(self) -> None:
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -108,6 +184,21 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close()  # before accept: the handshake is answered with HTTP 403
             return
         self.seat = identity.seat
+        if self.seat is None:
+            # A spectator takes a place in its address's count (released in `disconnect`).
+            self.spectator_slot = limits.admit_spectator(self.scope)
+            if self.spectator_slot is None:
+                await self.accept()  # then a close code the client can read: too many
+                await self.close(code=limits.TOO_MANY_SPECTATORS)
+                return
+        try:
+            await self.join()
+        except BaseException:
+            self.release_slot()  # disconnect() may never run for a consumer that raised
+            raise
+
+    async def join(self) -> None:
+        """Set up a connection that is let in: join its group, accept, send the state."""
         self.last_seq = -1
         self.race_lost_at = -1  # the last seq whose `stale` answer was not charged
         self.group = notify.group_name(self.table_id, self.seat)
@@ -132,40 +223,62 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    def release_slot(self) -> None:
+        if self.spectator_slot is not None:
+            self.spectator_slot.release()
+            self.spectator_slot = None
+
     async def disconnect(self, code: int) -> None:
+        self.release_slot()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     # ------------------------------------------------------------------ client -> server
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        content = None
-        if text_data is not None and len(text_data) <= MAX_MESSAGE_BYTES:
-            try:
-                content = json.loads(text_data)
-            except ValueError:
-                content = None
+        """Answer one frame. Whatever the frame, the answer is a message, never a close: a
+        malformed one is `bad_message`, and a failure of ours is logged and answered too."""
+        content, refused = None, None
+        try:
+            content = parse_message(text_data)  # None for a binary frame: refused
+        except TableError as exc:
+            refused = exc
+        except Exception:  # a hole in parse_message: still the client's bad frame
+            log.exception("table %s: parsing a frame failed", self.table_id)
+            refused = TableError("bad_message", "send one JSON object per message")
         if not self.bucket.allow():
-            raw_id = content.get("id") if isinstance(content, dict) else None
-            echo = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
-            await self.send_error("rate_limited", "too many messages; slow down", echo)
+            await self.send_error("rate_limited", "too many messages; slow down", echo_id(content))
             return
-        if not isinstance(content, dict):
-            await self.send_error("bad_message", "send one JSON object per message", None)
+        if refused is not None:
+            await self.send_error(refused.code, refused.message, None)
             return
+        try:
+            await self.handle(content)
+        except StopConsumer:
+            raise
+        except Exception:
+            # Not the client's fault (the message was well formed): say so loudly, answer, and
+            # resend the table, since the failure may have come after the action was applied.
+            log.exception("table %s seat %s: a message failed", self.table_id, self.seat)
+            await self.send_error(
+                "bad_message", "the server could not handle this message", echo_id(content)
+            )
+            try:
+                await self.send_missing(again=True)
+            except Exception:
+                log.exception("table %s: resending the state failed", self.table_id)
+
+    async def handle(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "sync":
             await self.send_missing(again=True)
         elif kind == "act":
             await self.act(content)
         else:
-            raw_id = content.get("id")
-            await self.send_error(
-                "bad_message", f"unknown type {kind!r}", raw_id if isinstance(raw_id, str) else None
-            )
+            shown = repr(kind)[:40]
+            await self.send_error("bad_message", f"unknown type {shown}", echo_id(content))
 
     async def act(self, content: dict[str, Any]) -> None:
-        raw_id = content.get("id")
-        echo_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_LENGTH else None
+        client_echo = echo_id(content)
         # The rate limit is for noise, not for play: an applied action gives its token back (a
         # retried id does not: retries are rare, and each costs reads), and so does the first
         # `stale` answer for a seq this connection was just sent (or the one before, still in
@@ -181,7 +294,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
                 self.race_lost_at = seq
                 self.bucket.refund()
-            await self.send_error(exc.code, exc.message, echo_id)
+            await self.send_error(exc.code, exc.message, client_echo)
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return

@@ -91,7 +91,8 @@ class Match:
         "finished",
         "winners",
     )
-    __slots__ = COMMON
+    # ``_committed``: (the current deal's dealt hands, its commitment), not part of the state
+    __slots__ = (*COMMON, "_committed")
 
     # ------------------------------------------------------------------ game hooks
     @classmethod
@@ -270,12 +271,18 @@ class Match:
     def commitment(self) -> str | None:
         """The commitment to the current deal's cards (table-protocol.md); the same from the
         deal's first state to its last. None for an explicit deal without a salt."""
-        salt = self.salt_of(self.deal_no)
-        if salt is None:
-            return None
-        deck = self.deck_for(self.variant)
         hands, stock, _ = self.log[self.deal_no]
-        return commit.commitment([deck.codes(h) for h in hands], deck.codes(stock), salt)
+        # Computed once a deal: every deal (and a redeal) has its own list of dealt hands.
+        cached = getattr(self, "_committed", None)
+        if cached is not None and cached[0] is hands:
+            return cached[1]
+        salt = self.salt_of(self.deal_no)
+        value = None
+        if salt is not None:
+            deck = self.deck_for(self.variant)
+            value = commit.commitment([deck.codes(h) for h in hands], deck.codes(stock), salt)
+        self._committed = (hands, value)
+        return value
 
     def redeal(self, rng: random.Random) -> None:
         """Fast path: replace the cards of the current, untouched deal by a fresh shuffle from
@@ -444,3 +451,4 @@ class Match:
         m.results = self.results[:]
         m.finished = self.finished
         m.winners = self.winners[:]
+        m._committed = getattr(self, "_committed", None)  # the clone shares the dealt hands

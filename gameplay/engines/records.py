@@ -71,7 +71,8 @@ def replay_record(record: Any, *, n_deals: int | None = None) -> Match:
         dealer=dealer,
         variant=variant_input,
         n_deals=max(n_deals or 0, len(deals)),
-        deals=[{"hands": d["hands"], "stock": d["stock"]} for d in deals],
+        # a deal's salt is kept (so the replay exports the same commitment); scoring ignores it
+        deals=[{"hands": d["hands"], "stock": d["stock"], "salt": d.get("salt")} for d in deals],
         players=players,
     )
     for k, deal in enumerate(deals):

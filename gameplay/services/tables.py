@@ -212,7 +212,9 @@ def create_table(
         raise ValueError(f"{game} needs {spec.seats} seats, not {len(seats)}")
     if on_timeout not in Table.OnTimeout.values:
         raise ValueError(f"on_timeout must be one of {Table.OnTimeout.values}")
-    seed = str(seed if seed is not None else secrets.randbits(62))
+    # 128 random bits: the cards of later deals must not be found by trying seeds against the
+    # deals already revealed. An operator's explicit seed is predictable to whoever knows it.
+    seed = str(seed if seed is not None else secrets.token_hex(16))
     match = registry.start_match(
         game,
         dealer=dealer,
@@ -682,10 +684,14 @@ def _schedule_bot(table_id: str, seq: int) -> None:
 def state_payload(
     snap: _Snapshot, match: Match, seat: int | None, now: datetime | None = None
 ) -> dict[str, Any]:
-    """The protocol's `state` message for one receiver (`seat=None`: a spectator)."""
+    """The protocol's `state` message for one receiver (`seat=None`: a spectator).
+
+    It carries the deal's `commitment` (the same for every receiver and every state of the
+    deal: the match computes it once a deal), never its salt, which only the record reveals.
+    """
     finished = snap.status == FINISHED
     to_act = [] if finished else match.to_act()
-    return {
+    payload = {
         "type": "state",
         "table": snap.id,
         "seq": snap.seq,
@@ -705,6 +711,10 @@ def state_payload(
         "result": snap.result if finished else None,
         "players": [s.name for s in seats_of(snap.id)],
     }
+    commitment = match.commitment()
+    if commitment is not None:  # None only for an explicit deal without a salt: no table has one
+        payload["commitment"] = commitment
+    return payload
 
 
 def states_since(table_id: str, seat: int | None, after_seq: int) -> list[dict[str, Any]]:

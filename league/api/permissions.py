@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from league.models import Result
-from league.services.permissions import can_manage
+from league.services.permissions import can_manage, can_organize
 
 
 class ManagesEventToWrite(BasePermission):
@@ -18,7 +19,7 @@ class ManagesEventToWrite(BasePermission):
     draft event too, as the organizer pages do.
     """
 
-    message = "only this event's organizers may do that"
+    message = _("only this event's organizers may do that")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:
@@ -26,6 +27,18 @@ class ManagesEventToWrite(BasePermission):
         if not (request.user and request.user.is_authenticated):
             return False
         return can_manage(request.user, view.event)
+
+
+class OrganizesToCreate(BasePermission):
+    """Anyone may list events; creating one needs the organizer role (401 anonymous, 403 else).
+    The service (`create_event`) checks the role again."""
+
+    message = _("creating an event needs the organizer role (staff grant it)")
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return can_organize(request.user)
 
 
 def record_is_public(result: Result | None) -> bool:

@@ -10,21 +10,19 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, parsers, status
-from rest_framework.authentication import BasicAuthentication, SessionAuthentication
 from rest_framework.exceptions import NotFound, ParseError, ValidationError
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
 from league.api import serializers as s
-from league.api.permissions import ManagesEventToWrite, record_is_public
+from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
 from league.errors import LeagueError
 from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
 from league.services import events as event_services
@@ -38,9 +36,13 @@ NOT_ALLOWED = OpenApiResponse(description="not logged in (401) or not an organiz
 
 
 def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """A `LeagueError` is the user's mistake: 400 with its message (the service changed nothing)."""
+    """A `LeagueError` is the user's mistake: 400 with its message (the service changed nothing).
+    A service's own refusal (Django's `PermissionDenied`) is a 403 that keeps its message, which
+    DRF would replace with a generic one."""
     if isinstance(exc, LeagueError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, PermissionDenied) and str(exc):
+        return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
     return exception_handler(exc, context)
 
 
@@ -55,8 +57,7 @@ class JSONParser(parsers.JSONParser):
 
 
 class LeagueAPIMixin:
-    # Basic first: a script without credentials is asked for them (401 + WWW-Authenticate).
-    authentication_classes = [BasicAuthentication, SessionAuthentication]
+    # REST_FRAMEWORK's: HTTP Basic (under the log-in lockout), a personal token, the session.
     parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
 
     def get_exception_handler(self) -> Any:
@@ -145,17 +146,17 @@ def round_rows(event: Event, *, with_drafts: bool) -> QuerySet[Round]:
 
 
 class EventList(LeagueAPIMixin, generics.ListCreateAPIView):
-    """Events you may see. Any logged-in user may create one (a draft they organize)."""
+    """Events you may see. An organizer (the organizer role) may create one: a draft they run."""
 
     serializer_class = s.EventSerializer
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    permission_classes = [OrganizesToCreate]
 
     def get_queryset(self) -> QuerySet[Event]:
         return visible_events(self.request.user)
 
     @extend_schema(
         request=s.EventCreateSerializer,
-        responses={201: s.EventSerializer, 400: REFUSED, 401: NOT_ALLOWED},
+        responses={201: s.EventSerializer, 400: REFUSED, 401: NOT_ALLOWED, 403: NOT_ALLOWED},
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.EventCreateSerializer, request)
@@ -175,14 +176,14 @@ class EventDetail(LeagueAPIMixin, generics.RetrieveAPIView):
 class EventPublish(EventScopedMixin, APIView):
     @extend_schema(request=None, responses={200: s.EventSerializer, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str) -> Response:
-        event_services.publish_event(self.event)
+        event_services.publish_event(self.event, by=request.user)
         return _event_response(request, self.event)
 
 
 class EventClose(EventScopedMixin, APIView):
     @extend_schema(request=None, responses={200: s.EventSerializer, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str) -> Response:
-        event_services.close_event(self.event)
+        event_services.close_event(self.event, by=request.user)
         return _event_response(request, self.event)
 
 
@@ -201,7 +202,8 @@ def _valid(serializer_class: type, request: Request) -> dict[str, Any]:
 
 
 class EntryList(EventScopedMixin, generics.ListCreateAPIView):
-    """The event's entries; organizers enter players (by id, or by name: new names are created)."""
+    """The event's entries; organizers enter players (by name: a new name makes a new player; an
+    existing player, by name or id, needs the organizer role)."""
 
     serializer_class = s.EntrySerializer
 
@@ -216,15 +218,13 @@ class EntryList(EventScopedMixin, generics.ListCreateAPIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         data = _valid(s.EntryCreateSerializer, request)
-        # One transaction: a refused entry does not leave a new player behind.
-        with transaction.atomic():
-            if "player_id" in data:
-                player = Player.objects.filter(pk=data["player_id"]).first()
-                if player is None:
-                    raise LeagueError(f"there is no player {data['player_id']}")
-            else:
-                player = event_services.find_or_create_player(data["player"])
-            entry = event_services.add_entry(self.event, player, checked_in=data["checked_in"])
+        entry = event_services.enter_player(
+            self.event,
+            by=request.user,
+            name=data.get("player"),
+            player_id=data.get("player_id"),
+            checked_in=data["checked_in"],
+        )
         return Response(_entry_data(entry.pk), status=status.HTTP_201_CREATED)
 
 
@@ -245,14 +245,14 @@ class EntryCheckIn(EntryActionMixin, APIView):
     )
     def post(self, request: Request, slug: str, entry_id: int) -> Response:
         data = _valid(s.CheckInSerializer, request)
-        event_services.check_in(self.entry, data["checked_in"])
+        event_services.check_in(self.entry, data["checked_in"], by=request.user)
         return Response(_entry_data(entry_id))
 
 
 class EntryWithdraw(EntryActionMixin, APIView):
     @extend_schema(request=None, responses={200: s.EntrySerializer, 400: REFUSED, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str, entry_id: int) -> Response:
-        event_services.withdraw(self.entry)
+        event_services.withdraw(self.entry, by=request.user)
         return Response(_entry_data(entry_id))
 
 
@@ -286,7 +286,7 @@ class RoundList(RoundMixin, generics.ListCreateAPIView):
     @extend_schema(request=None, responses={201: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str) -> Response:
         """Plan the next round as a draft (preview it, swap players, then publish it)."""
-        round_ = round_services.generate_round(self.event)
+        round_ = round_services.generate_round(self.event, by=request.user)
         return self.round_response(round_.number, status.HTTP_201_CREATED)
 
 
@@ -297,7 +297,7 @@ class RoundDetail(RoundMixin, generics.RetrieveDestroyAPIView):
     @extend_schema(responses={204: None, 400: REFUSED, 403: NOT_ALLOWED})
     def delete(self, request: Request, slug: str, number: int) -> Response:
         """Discard a draft round."""
-        round_services.discard_draft(self.round_to_change())
+        round_services.discard_draft(self.round_to_change(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -310,7 +310,11 @@ class RoundSwap(RoundMixin, APIView):
         """Swap two players (seats or byes) of a draft round."""
         data = _valid(s.SwapSerializer, request)
         round_services.swap_players(
-            self.round_to_change(), data["first"], data["second"], seen=data.get("draft")
+            self.round_to_change(),
+            data["first"],
+            data["second"],
+            by=request.user,
+            seen=data.get("draft"),
         )
         return self.round_response(number)
 
@@ -318,7 +322,7 @@ class RoundSwap(RoundMixin, APIView):
 class RoundPublish(RoundMixin, APIView):
     @extend_schema(request=None, responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str, number: int) -> Response:
-        round_services.publish_round(self.round_to_change())
+        round_services.publish_round(self.round_to_change(), by=request.user)
         return self.round_response(number)
 
 

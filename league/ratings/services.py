@@ -1,9 +1,10 @@
 """The thin layer around `compute`: load matches and ratings, rate in finish order, write rows.
 
-Inputs are `RatedMatch` rows: one per event fixture with a counting result (re-read from the
-fixture's current `Result` on every new version) and one per rated friendly table (written from
-the `match_finished` signal). Every change of a game's ratings happens while holding that game's
-`RatingGame` row lock, in match-finish order (`finished_at`, then id). A match that arrives
+Inputs are `RatedMatch` rows: one per event fixture with a counting result in an event the
+ratings trust (`rated_fixtures`: published, run by an organizer holding the role; re-read from
+the fixture's current `Result` on every new version) and one per rated friendly table (written
+from the `match_finished` signal). Every change of a game's ratings happens while holding that
+game's `RatingGame` row lock, in match-finish order (`finished_at`, then id). A match that arrives
 late, or a corrected result, rewinds the game to just before that match and re-rates every
 match from there on, so the stored ratings always equal a full recomputation.
 """
@@ -18,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, Min, OuterRef, Q, Subquery
+from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from league.models import (
@@ -40,6 +41,7 @@ from league.ratings.compute import (
     initial_state,
     rate_match,
 )
+from league.services.permissions import organizer_role_holders
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +70,38 @@ def queue_game(game: str) -> None:
     transaction.on_commit(lambda: rate_matches.delay(game))
 
 
+def queue_event_ratings(event_id: int) -> None:
+    """Bring an event's matches in line with `rated_fixtures` once the transaction commits (the
+    event was published: results entered while it was a draft count from now on)."""
+    from league.tasks import rate_event as task
+
+    # robust, as queue_ratings: `sweep_ratings` catches up if the broker is down.
+    transaction.on_commit(lambda: task.delay(event_id), robust=True)
+
+
+# --- what may change a rating -------------------------------------------------------------------
+
+
+def rated_events() -> QuerySet[Event]:
+    """The events whose matches count for the ratings: published ones that at least one
+    organizer holding the organizer role runs (staff hold it).
+
+    The one rule for event matches, read by every path in (a result, publishing, the sweep,
+    recompute): a draft never counts, nor does an event nobody with the role organizes — any
+    account could otherwise make an event, enter rated players and post whatever it likes. A
+    role granted or taken away later is followed by the next sweep (and by recompute).
+    """
+    organized = Event.organizers.through.objects.filter(user__in=organizer_role_holders())
+    return Event.objects.filter(
+        visibility=Event.Visibility.PUBLISHED, pk__in=organized.values("event_id")
+    )
+
+
+def rated_fixtures() -> QuerySet[Fixture]:
+    """The fixtures of `rated_events`: the only ones that get a `RatedMatch`."""
+    return Fixture.objects.filter(round__event__in=rated_events())
+
+
 # --- the lock and the order ---------------------------------------------------------------------
 
 
@@ -90,13 +124,22 @@ def from_match(match: RatedMatch, *, field: str = "") -> Q:
 
 def sync_fixtures(fixture_ids: Iterable[int]) -> list[str]:
     """Make each fixture's RatedMatch reflect its counting result; returns the games touched.
+    Hold the lock of the fixtures' game (`rate_pending` follows in the same transaction).
 
-    The match keeps the finish time of the fixture's first result, so a correction re-rates it
-    in its original place. A changed input gets a new revision and waits to be rated again.
+    Only `rated_fixtures` have one: the match of a fixture the rule no longer admits is taken
+    out (`drop_matches`). The match keeps the finish time of the fixture's first result, so a
+    correction — or a draft's result once the event is published — is rated in its place. A
+    changed input gets a new revision and waits to be rated again.
     """
     ids = list(fixture_ids)
     if not ids:
         return []
+    admitted = set(rated_fixtures().filter(pk__in=ids).values_list("pk", flat=True))
+    existing = {m.fixture_id: m for m in RatedMatch.objects.filter(fixture_id__in=ids)}
+    gone = [m for fixture_id, m in existing.items() if fixture_id not in admitted]
+    drop_matches(gone)
+    games = {m.game for m in gone}
+    ids = [i for i in ids if i in admitted]
     first_at = dict(
         Result.objects.filter(fixture_id__in=ids)
         .values("fixture_id")
@@ -117,8 +160,6 @@ def sync_fixtures(fixture_ids: Iterable[int]) -> list[str]:
     ):
         seats.setdefault(fixture_id, []).append(player_id)
     table_refs = dict(Fixture.objects.filter(pk__in=ids).values_list("pk", "table_ref"))
-    existing = {m.fixture_id: m for m in RatedMatch.objects.filter(fixture_id__in=ids)}
-    games = set()
     for fixture_id, result in current.items():
         players = seats.get(fixture_id, [])
         scored = result["scored"]
@@ -148,6 +189,17 @@ def sync_fixtures(fixture_ids: Iterable[int]) -> list[str]:
     return sorted(games)
 
 
+def drop_matches(matches: Sequence[RatedMatch]) -> None:
+    """Take matches out of the ratings: rewind each game to just before its earliest rated one
+    (the matches after it become pending, for the caller's `rate_pending`), then delete them.
+    Hold the games' locks."""
+    for game in sorted({m.game for m in matches}):
+        rated = [m for m in matches if m.game == game and m.rated_at is not None]
+        if rated:
+            rewind(game, min(rated, key=lambda m: (m.finished_at, m.pk)))
+    RatedMatch.objects.filter(pk__in=[m.pk for m in matches]).delete()
+
+
 @transaction.atomic
 def rate_result(result_id: int) -> int:
     """Rate the fixture of a result (first result or correction); idempotent. Returns the
@@ -162,6 +214,18 @@ def rate_result(result_id: int) -> int:
     game = row["fixture__round__event__game"]
     lock_game(game)
     sync_fixtures([row["fixture_id"]])
+    return rate_pending(game)
+
+
+@transaction.atomic
+def rate_event(event_id: int) -> int:
+    """Sync every fixture of the event with the rule and rate what is pending (the task behind
+    publishing an event); idempotent. Returns the number of matches rated."""
+    game = Event.objects.filter(pk=event_id).values_list("game", flat=True).first()
+    if game is None:
+        return 0
+    lock_game(game)
+    sync_fixtures(Fixture.objects.filter(round__event_id=event_id).values_list("pk", flat=True))
     return rate_pending(game)
 
 
@@ -349,20 +413,29 @@ def rate_pending(game: str) -> int:
 
 def sweep_ratings(grace_seconds: float = 60.0) -> int:
     """Rate what a lost task left behind (a broker that was down, a worker that died): counting
-    results whose fixture's RatedMatch does not reflect them, and matches still pending, older
-    than `grace_seconds` (younger ones may have their task on the way). Idempotent; returns the
-    number of matches rated. Run by Celery beat every minute."""
+    results of `rated_fixtures` whose RatedMatch does not reflect them, and matches still
+    pending, older than `grace_seconds` (younger ones may have their task on the way); and take
+    out the matches of fixtures the rule no longer admits (an organizer's role taken away).
+    Idempotent; returns the number of matches rated. Run by Celery beat every minute."""
     cutoff = timezone.now() - timedelta(seconds=grace_seconds)
     current = dict(
-        Result.objects.filter(current=True, entered_at__lte=cutoff).values_list("fixture_id", "pk")
+        Result.objects.filter(
+            current=True, entered_at__lte=cutoff, fixture__in=rated_fixtures()
+        ).values_list("fixture_id", "pk")
     )
     synced = dict(
         RatedMatch.objects.filter(fixture_id__in=current).values_list("fixture_id", "result_id")
     )
+    stale = [f for f, r in current.items() if synced.get(f) != r]
+    stale += (
+        RatedMatch.objects.filter(fixture__isnull=False)
+        .exclude(fixture__in=rated_fixtures())
+        .values_list("fixture_id", flat=True)
+    )
     behind: dict[str, list[int]] = {}
-    for fixture_id, game in Fixture.objects.filter(
-        pk__in=[f for f, r in current.items() if synced.get(f) != r]
-    ).values_list("pk", "round__event__game"):
+    for fixture_id, game in Fixture.objects.filter(pk__in=stale).values_list(
+        "pk", "round__event__game"
+    ):
         behind.setdefault(game, []).append(fixture_id)
     pending = RatedMatch.objects.filter(rated_at__isnull=True, finished_at__lte=cutoff)
     games = set(behind) | set(pending.values_list("game", flat=True).distinct())
@@ -395,16 +468,17 @@ def rated_games() -> list[str]:
 
 @transaction.atomic
 def recompute(game: str) -> int:
-    """Rebuild a game's ratings from history: re-read every fixture's counting result, forget
-    all ratings and rate every match again in finish order. Returns the matches rated."""
+    """Rebuild a game's ratings from history: forget all ratings, re-read every fixture's
+    counting result through the same rule (`rated_fixtures`) and rate every match again in
+    finish order. Returns the matches rated."""
     lock_game(game)
-    fixtures = Fixture.objects.filter(round__event__game=game, results__current=True).values_list(
-        "pk", flat=True
-    )
-    sync_fixtures(fixtures)
     RatingHistory.objects.filter(game=game).delete()
     Rating.objects.filter(game=game).delete()
     RatedMatch.objects.filter(game=game).update(rated_at=None)
+    fixtures = Fixture.objects.filter(round__event__game=game).filter(
+        Q(results__current=True) | Q(rated_match__isnull=False)
+    )
+    sync_fixtures(fixtures.values_list("pk", flat=True).distinct())
     return rate_pending(game)
 
 

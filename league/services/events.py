@@ -1,16 +1,23 @@
-"""Creating and running events."""
+"""Creating and running events, and entering players.
+
+Every function here that changes an event takes the acting account (`by`) and authorizes it
+first (`check_can_manage`, league/services/permissions.py), whoever calls it.
+"""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.models import Entry, Event, Fixture, Player
-from league.ratings.services import stamp_rating_at_entry
+from league.ratings.services import queue_event_ratings, stamp_rating_at_entry
+from league.services.permissions import check_can_manage, check_can_organize
 from league.services.standings import touch_standings
 from league.standings import validate_tiebreaks
 
@@ -58,8 +65,16 @@ def unique_slug(name: str) -> str:
 
 @transaction.atomic
 def create_event(organizer: Any, **fields: Any) -> Event:
-    """A new draft event organized by `organizer`."""
+    """A new draft event organized by `organizer`, who needs the organizer role.
+
+    Without a `seed` the event draws a random one: its round plans and lot stay repeatable, but
+    nobody can work them out in advance. (Deals never come from it: every table has its own
+    secret seed.)
+    """
+    check_can_organize(organizer, _("creating an event needs the organizer role (staff grant it)"))
     fields = check_event_fields(fields)
+    if fields.get("seed") is None:
+        fields["seed"] = secrets.randbits(62)
     fields.pop("table_size")
     fields.setdefault("slug", unique_slug(fields["name"]))
     event = Event.objects.create(**fields)
@@ -68,8 +83,9 @@ def create_event(organizer: Any, **fields: Any) -> Event:
 
 
 @transaction.atomic
-def update_event(event: Event, **fields: Any) -> Event:
+def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
     """Change an event's settings; the game and variant are fixed once a round exists."""
+    check_can_manage(by, event)
     require_open(event)
     existing = event.round_set.count()
     if existing:
@@ -95,14 +111,25 @@ def update_event(event: Event, **fields: Any) -> Event:
     return event
 
 
-def publish_event(event: Event) -> None:
-    Event.objects.filter(pk=event.pk).update(visibility=Event.Visibility.PUBLISHED)
+@transaction.atomic
+def publish_event(event: Event, *, by: Any) -> None:
+    """Show the event to everyone. Results entered while it was a draft count for the ratings
+    from now on (rated in the order they were entered, among the game's other matches)."""
+    check_can_manage(by, event)
+    published = (
+        Event.objects.filter(pk=event.pk)
+        .exclude(visibility=Event.Visibility.PUBLISHED)
+        .update(visibility=Event.Visibility.PUBLISHED)
+    )
+    if published:
+        queue_event_ratings(event.pk)
 
 
 @transaction.atomic
-def close_event(event: Event) -> None:
+def close_event(event: Event, *, by: Any) -> None:
     """No more rounds or results (corrections too) once closed: refused while a round is a
     draft or a published table has no result (an online match there would be thrown away)."""
+    check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.CLOSED:
         return
@@ -131,8 +158,54 @@ def require_open(event: Event) -> None:
 # --- entries ----------------------------------------------------------------------------------
 
 
+def check_may_enter_existing(user: Any) -> None:
+    """Entering a player who exists already (with their rating history) needs the role."""
+    check_can_organize(
+        user, _("entering a player who exists already needs the organizer role (staff grant it)")
+    )
+
+
 @transaction.atomic
-def add_entry(event: Event, player: Player, *, checked_in: bool = False) -> Entry:
+def add_entry(event: Event, player: Player, *, by: Any, checked_in: bool = False) -> Entry:
+    """Enter a player who exists already: the event's manager, holding the organizer role."""
+    check_can_manage(by, event)
+    check_may_enter_existing(by)
+    return _enter(event, player, checked_in=checked_in)
+
+
+@transaction.atomic
+def enter_player(
+    event: Event,
+    *,
+    by: Any,
+    name: str | None = None,
+    player_id: int | None = None,
+    checked_in: bool = False,
+) -> Entry:
+    """Find the player (by id, or by name: a new name makes a new player), then enter them.
+
+    The organizer form and the API. A new name needs only the right to manage the event; an
+    existing player also needs the organizer role (`add_entry`). One transaction: a refused
+    entry leaves no new player behind.
+    """
+    check_can_manage(by, event)
+    if player_id is not None:
+        check_may_enter_existing(by)
+        player = Player.objects.filter(pk=player_id).first() if 0 < player_id < 2**63 else None
+        if player is None:
+            raise LeagueError(f"there is no player {player_id}")
+    else:
+        name = (name or "").strip()
+        if not name:
+            raise LeagueError("a player needs a name")
+        player, created = Player.objects.get_or_create(name=name)
+        if not created:
+            check_may_enter_existing(by)
+    return _enter(event, player, checked_in=checked_in)
+
+
+def _enter(event: Event, player: Player, *, checked_in: bool) -> Entry:
+    """The entry itself, for the two services above (which have authorized the caller)."""
     require_open(event)
     if player.is_bot:
         raise LeagueError("bots fill seats by themselves; they cannot enter")
@@ -148,15 +221,17 @@ def add_entry(event: Event, player: Player, *, checked_in: bool = False) -> Entr
     return entry
 
 
-def check_in(entry: Entry, checked_in: bool = True) -> None:
+def check_in(entry: Entry, checked_in: bool = True, *, by: Any) -> None:
+    check_can_manage(by, entry.event)
     require_open(entry.event)
     if entry.withdrawn and checked_in:
         raise LeagueError(f"{entry.player.name} has withdrawn: later rounds skip them")
     Entry.objects.filter(pk=entry.pk).update(checked_in=checked_in)
 
 
-def withdraw(entry: Entry) -> None:
+def withdraw(entry: Entry, *, by: Any) -> None:
     """Later rounds skip the player; results already in are kept."""
+    check_can_manage(by, entry.event)
     require_open(entry.event)
     if entry.withdrawn:
         raise LeagueError(f"{entry.player.name} has already withdrawn")
@@ -167,15 +242,6 @@ def withdraw(entry: Entry) -> None:
         .first()
     )
     Entry.objects.filter(pk=entry.pk).update(withdrawn_after_round=last or 0)
-
-
-def find_or_create_player(name: str) -> Player:
-    """The player called `name`, created (as a person without an account) if new."""
-    name = name.strip()
-    if not name:
-        raise LeagueError("a player needs a name")
-    player, _ = Player.objects.get_or_create(name=name)
-    return player
 
 
 def player_for_user(user: Any) -> Player:

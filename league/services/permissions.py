@@ -1,12 +1,68 @@
-"""Who may run an event."""
+"""Who may organize, who may run an event, and whose events the ratings trust.
+
+- The **organizer role** is the permission `league.organize_events` ("Can organize events"),
+  granted by staff (the admin, or `manage.py grant_organizer NAME`); staff and superusers hold
+  it implicitly. Creating an event and entering a player who exists already need it: those are
+  the two steps that reach somebody else's rating.
+- **Managing** an event (settings, entries, rounds, results) is for its organizers
+  (`Event.organizers`) and staff. An organizer keeps managing the events they organize even
+  after losing the role; those events just stop counting for the ratings.
+
+`can_organize` (one account) and `organizer_role_holders` (the same rule as a queryset, for the
+ratings' predicate) are the two places the role is decided: opening organizing to every account
+by a setting is a change to these two functions; co-organizers are a change to `can_manage`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from league.models import Event
+
+ORGANIZE_EVENTS = "league.organize_events"
+
+
+def can_organize(user: Any) -> bool:
+    """Whether the account holds the organizer role (staff and superusers always do)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return bool(user.is_staff or user.has_perm(ORGANIZE_EVENTS))
+
+
+def organizer_role() -> Permission:
+    """The organizer role's permission row (made by `migrate`), for granting it."""
+    app_label, codename = ORGANIZE_EVENTS.split(".")
+    return Permission.objects.get(codename=codename, content_type__app_label=app_label)
+
+
+def organizer_role_holders() -> QuerySet:
+    """Every account `can_organize` says yes to, as one queryset (no row per permission).
+
+    Django's `has_perm` is the model backend's: active accounts, superusers, and the permission
+    given to the account itself or to one of its groups.
+    """
+    User = get_user_model()
+    app_label, codename = ORGANIZE_EVENTS.split(".")
+    role = Permission.objects.filter(codename=codename, content_type__app_label=app_label)
+    direct = User.user_permissions.through.objects.filter(user=OuterRef("pk"), permission__in=role)
+    via_group = User.groups.through.objects.filter(user=OuterRef("pk"), group__permissions__in=role)
+    return User.objects.filter(is_active=True).filter(
+        Q(is_staff=True) | Q(is_superuser=True) | Exists(direct) | Exists(via_group)
+    )
+
+
+def check_can_organize(user: Any, what: str | None = None) -> None:
+    """Refuse (PermissionDenied) an account without the organizer role."""
+    if not can_organize(user):
+        raise PermissionDenied(
+            what or _("only organizers may do that: staff grant the organizer role")
+        )
 
 
 def can_manage(user: Any, event: Event) -> bool:
@@ -16,9 +72,11 @@ def can_manage(user: Any, event: Event) -> bool:
     return bool(user.is_staff or event.organizers.filter(pk=user.pk).exists())
 
 
-def require_manager(user: Any, event: Event) -> None:
+def check_can_manage(user: Any, event: Event) -> None:
+    """Refuse (PermissionDenied) anyone who may not change this event: the first line of every
+    organizer service, whoever calls it (a page, the API, a command)."""
     if not can_manage(user, event):
-        raise PermissionDenied("only this event's organizers may do that")
+        raise PermissionDenied(_("only this event's organizers may do that"))
 
 
 def can_see(user: Any, event: Event) -> bool:

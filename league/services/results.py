@@ -11,6 +11,7 @@ from league.errors import LeagueError, LeagueFault
 from league.models import Fixture, LedgerEntry, Result, Round
 from league.ratings.services import queue_ratings
 from league.services.events import require_open
+from league.services.permissions import check_can_manage
 from league.services.standings import touch_standings
 
 
@@ -108,11 +109,17 @@ def record_result(
 ) -> Result:
     """Count a result for the fixture: a first result, or (with a reason) a correction.
 
+    `by` is the organizer entering it, authorized here; `None` is the system itself (the
+    receiver that counts a finished online table), for internal callers only: pages and the
+    API always pass the requesting account, which may be anonymous, never None.
+
     Posting a second result without `correction` is refused; a correction makes a new version
     that counts instead of the old one (kept in the history). The ledger always reflects the
     counting version. `expected_version` (0: no result yet) is the version the person saw: a
     result that changed since (a second click, another organizer) is refused, not overwritten.
     """
+    if by is not None:
+        check_can_manage(by, fixture.round.event)
     fixture = Fixture.objects.select_for_update().select_related("round__event").get(pk=fixture.pk)
     event = fixture.round.event
     require_open(event)

@@ -21,6 +21,7 @@ from league import scheduling
 from league.errors import LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
 from league.services.events import require_open
+from league.services.permissions import check_can_manage
 from league.services.standings import compute_rows, touch_standings
 
 BOT_PREFIX = "Bot"
@@ -114,8 +115,9 @@ def knockout_survivors(previous: Round) -> set[int]:
 
 
 @transaction.atomic
-def generate_round(event: Event) -> Round:
+def generate_round(event: Event, *, by: Any) -> Round:
     """Plan the next round as a draft the organizer can preview, adjust and publish."""
+    check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_open(event)
     last = event.round_set.order_by("-number").first()
@@ -174,7 +176,9 @@ def bot_players(count: int) -> list[Player]:
 
 
 def store_plan(round_: Round, plan: Any, event: Event) -> None:
-    """Write the plan's tables, seats and byes; each bot seat of the round gets its own bot."""
+    """Write the plan's tables, seats and byes; each bot seat of the round gets its own bot.
+
+    Part of `generate_round` (which has authorized the organizer), not a service of its own."""
     bot_iter = iter(bot_players(sum(p is None for table in plan.tables for p in table)))
     seats = []
     for number, table in enumerate(plan.tables, start=1):
@@ -191,7 +195,8 @@ def store_plan(round_: Round, plan: Any, event: Event) -> None:
 
 
 @transaction.atomic
-def discard_draft(round_: Round) -> None:
+def discard_draft(round_: Round, *, by: Any) -> None:
+    check_can_manage(by, round_.event)
     if round_.status != Round.Status.DRAFT:
         raise LeagueError("a published round cannot be discarded")
     round_.delete()
@@ -219,11 +224,14 @@ def round_fingerprint(round_: Round) -> str:
 
 
 @transaction.atomic
-def swap_players(round_: Round, first: int, second: int, *, seen: str | None = None) -> None:
+def swap_players(
+    round_: Round, first: int, second: int, *, by: Any, seen: str | None = None
+) -> None:
     """Swap two players (seats or byes) of a draft round; seat numbers stay with the seat.
 
     `seen`: the draft's fingerprint when the organizer looked at it; if the draft has changed
     since (the same swap posted twice, another organizer's swap) nothing is swapped."""
+    check_can_manage(by, round_.event)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.DRAFT:
         raise LeagueError("only a draft round can be changed")
@@ -250,8 +258,9 @@ def swap_players(round_: Round, first: int, second: int, *, seen: str | None = N
 
 
 @transaction.atomic
-def publish_round(round_: Round) -> Round:
+def publish_round(round_: Round, *, by: Any) -> Round:
     """Make a draft round public; refused if anyone sits twice (or at a table and a bye)."""
+    check_can_manage(by, round_.event)
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
     require_open(round_.event)
     if round_.status == Round.Status.PUBLISHED:
@@ -300,7 +309,9 @@ def open_tables(round_: Round) -> None:
             names=[s.player.name for s in seats],
             variant=event.variant,
             n_deals=event.deals_per_match,
-            seed=event.seed * 100_003 + fixture.pk,
+            # No seed: gameplay draws a secret one. Anything derived from the event's seed or
+            # the fixture id (both public or guessable) would let anyone replay every hand.
+            seed=None,
             seconds_per_move=event.seconds_per_move,
             on_timeout=event.on_timeout,
             allow_spectators=event.allow_spectators,

@@ -31,16 +31,17 @@ def standings_csv_rows(
     config: StandingsConfig,
     names: Mapping[int, str] | None = None,
 ) -> list[list[str]]:
-    """Header + one list of strings per row, ready for `csv.writer(...).writerows`.
+    """Header + one list of strings per row, ready for `league.csv_safe.writer(...).writerows`.
 
-    Shared ranks are written "=1" so a spreadsheet reader sees the tie; `names` (player id →
-    display name) adds a Name column when the caller has them at hand.
+    Shared ranks are written "1=" so a spreadsheet reader sees the tie (not "=1": a spreadsheet
+    runs that as a formula and shows 1); `names` (player id → display name) adds a Name column
+    when the caller has them at hand. Names are anyone's text: write them with the safe writer.
     """
     tiebreaks = [get_tiebreak(name) for name in config.tiebreaks]
     out = [csv_header(config, with_names=names is not None)]
     for r in rows:
         line = [
-            f"={r.rank}" if r.tied else str(r.rank),
+            f"{r.rank}=" if r.tied else str(r.rank),
             str(r.player_id),
             str(r.matches_played),
             str(r.match_points),

@@ -1,16 +1,21 @@
-// The browser table: a client of the table protocol `mediana.table/1`
+// The browser table's core: a client of the table protocol `mediana.table/1`
 // (/work/shared/spec/table-protocol.md, docs/browser.md). Plain JavaScript, no framework.
 //
 // Everything shown comes from the last `state` message: the hand, the legal actions, the view's
 // public fields, the clock and the result. The client holds no rules: a card or a button is
 // enabled only when the server listed the action in `legal`.
+//
+// This file knows the protocol and the pieces every game shares (the socket, seq and re-sends,
+// seats, clock, tricks, hand, prompt, scores, log, the end). What differs per game lives in
+// static/js/games/<game>.js, loaded after this file, which calls
+// `Mediana.registerGame(name, hooks)`; the page starts once the document is parsed, with the
+// hooks registered under the table's game (see HOOKS below for the list).
 (function () {
   "use strict";
 
   const cfg = JSON.parse(document.getElementById("table-config").textContent);
   const token = new URLSearchParams(window.location.search).get("token");
   const $ = (id) => document.getElementById(id);
-  const GAME = cfg.game;
   const N_SEATS = cfg.players.length;
 
   // ------------------------------------------------------------------ tiny DOM helper
@@ -35,45 +40,54 @@
     node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
   }
 
+  // ------------------------------------------------------------------ the game's hooks
+  // Every hook is optional; a game module registers only what differs from these defaults.
+  //   deck                     {glyph, suit, rank, legend}: suit glyphs and names, rank names
+  //   sortKey(card, view)      a number; the hand (and the module's own card lists) sort by it
+  //   phases                   {phase: label}; an unlisted phase shows its own name
+  //   decision(view)           what a decision is (a click is re-sent only at the same one)
+  //   seatRoles(s, view)       the role tags of a seat (default: dealer)
+  //   seatFacts(s, view)       facts after cards and tricks (target, points…)
+  //   seatStatus(s, state, view)  a node, or undefined for "your turn" / "to act"
+  //   info(state, view)        the board line's parts after the phase (trump, contract…)
+  //   currentTrick(state, view)   a flat array of nodes for the current trick, or undefined
+  //   lastTrick(state, view)   replaces the default last trick: {cards, leader, winner, note}
+  //   extra(state, view)       the game's other public things (kitty, monte, skat)
+  //   waitingText(state, view) the prompt while waiting, or undefined for the default
+  //   turnText(state, view, groups)  the prompt on your turn, or undefined for the default
+  //   claims(entry)            true for legal entries the module renders itself (in controls)
+  //   buttonLabel(entry, view) a button's label, or undefined for the default
+  //   controls(state, view, groups)  nodes after the buttons (a call grid, signals)
+  //   pickPlay(options, view)  which of a card's legal entries a click sends (or none)
+  //   onAct(action)            a click was sent: forget the module's own choices
+  //   choice(entry, view)      a multi-card template's UI ({groups, describe, text, action,
+  //                            allows}, see pickCards), or undefined for the default
+  //   dealRows(state, view)    the rows of "This deal"
+  //   log(state, view)         the deal's log lines
+  const FRENCH = {
+    glyph: { S: "♠", H: "♥", D: "♦", C: "♣" },
+    suit: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
+    rank: { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" },
+    legend: "",
+  };
+  const games = {};
+  let game = {};
+  const deck = () => game.deck || FRENCH;
+
+  function registerGame(name, hooks) {
+    games[name] = hooks;
+  }
+
   // ------------------------------------------------------------------ cards
-  const ITALIAN = GAME === "mediatore";
-  const SUIT_GLYPH = ITALIAN
-    ? { d: "◆", c: "♥", s: "♠", b: "♣" }
-    : { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const SUIT_NAME = ITALIAN
-    ? { d: "denari", c: "coppe", s: "spade", b: "bastoni" }
-    : { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  const RANK_NAME = ITALIAN
-    ? { 3: "3", 2: "2", A: "asso", R: "re", C: "cavallo", F: "fante" }
-    : { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
   const rankOf = (card) => card.slice(0, -1);
   const suitOf = (card) => card.slice(-1);
   const rankLabel = (card) => (rankOf(card) === "T" ? "10" : rankOf(card));
   const cardName = (card) =>
-    `${RANK_NAME[rankOf(card)] || rankOf(card)} of ${SUIT_NAME[suitOf(card)] || suitOf(card)}`;
-  const cardText = (card) => `${rankLabel(card)}${SUIT_GLYPH[suitOf(card)] || suitOf(card)}`;
+    `${deck().rank[rankOf(card)] || rankOf(card)} of ${deck().suit[suitOf(card)] || suitOf(card)}`;
+  const cardText = (card) => `${rankLabel(card)}${deck().glyph[suitOf(card)] || suitOf(card)}`;
 
-  // Sort keys: each game's sensible order for a hand.
-  const SORTS = {
-    // Saichugen: the strength order itself (A lowest; equal ranks C < D < H < S).
-    saichugen: (card) => "A23456789TJQK".indexOf(rankOf(card)) * 4 + "CDHS".indexOf(suitOf(card)),
-    // 3-5-8: the trump suit first, then suits alternating in colour, high to low.
-    three_five_eight: (card, view) => {
-      const trump = view && view.trump;
-      const suits = "SHCD";
-      const s = suitOf(card) === trump ? -1 : suits.indexOf(suitOf(card));
-      return (s + 1) * 20 + "AKQJT98765432".indexOf(rankOf(card));
-    },
-    // Schieberamsch: the four jacks (the trumps) first, then the plain suits A T K Q 9 8 7.
-    schieberamsch: (card) =>
-      rankOf(card) === "J"
-        ? "CSHD".indexOf(suitOf(card))
-        : 10 + "CSHD".indexOf(suitOf(card)) * 10 + "ATKQ987".indexOf(rankOf(card)),
-    // Mediatore: suit by suit, 3 2 A R C F 7 6 5 4.
-    mediatore: (card) => "dcsb".indexOf(suitOf(card)) * 10 + "32ARCF7654".indexOf(rankOf(card)),
-  };
   function sortCards(cards, view) {
-    const key = SORTS[GAME] || (() => 0);
+    const key = game.sortKey || (() => 0);
     return cards.slice().sort((a, b) => key(a, view) - key(b, view));
   }
 
@@ -85,30 +99,25 @@
         attrs || {},
       ),
       h("span", { class: "rank" }, rankLabel(card)),
-      h("span", { class: "pip" }, SUIT_GLYPH[suitOf(card)] || suitOf(card)),
+      h("span", { class: "pip" }, deck().glyph[suitOf(card)] || suitOf(card)),
     );
   }
   const cardBack = (label) => h("span", { class: "card back", title: label || "face down" });
+  // A labelled row of small cards (the kitty, the monte, the skat…).
+  const cardRow = (label, cards) =>
+    h("div", { class: "row" }, h("span", { class: "label" }, label), cards.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) })));
 
   // ------------------------------------------------------------------ names
   const seatName = (s) => (s === null || s === undefined ? "—" : (cfg.players[s] || {}).name || `seat ${s}`);
   const who = (s) => (s === cfg.seat ? `${seatName(s)} (you)` : seatName(s));
   const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-  const CONTRACT = {
-    chiamo: "Chiamo",
-    mediatore: "Mediatore",
-    solo: "Solo",
-    solissimo: "Solissimo",
-    arcisolissimo: "Arcisolissimo",
-  };
-  const SIGNALS = ["busso", "volo", "striscio", "busso+volo", "busso+striscio"];
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
   // ------------------------------------------------------------------ state
   let current = null; // the last state message
   let lastSeq = -1;
-  let pending = null; // {action, id, seq, stale, resend}: a click not yet seen applied
-  let selection = null; // a multi-card choice in progress: {key, picks: [], gives: []}
-  let signal = ""; // the Mediatore signal chosen for the next lead
+  let pending = null; // {action, id, seq, decision, stale, resend}: a click not yet seen applied
+  let selection = null; // a multi-card choice in progress: {key, picks: [[cards] per group]}
   let clockAt = 0; // performance.now() when `current.clock` was received
   let idCounter = 0;
   let flash = null; // {text, kind, until}
@@ -267,15 +276,8 @@
     if (!state || state.status !== "playing") return false;
     for (const entry of state.legal || []) {
       if (entry.act !== action.act) continue;
-      if (entry.act === "exchange") {
-        if (pickOk(action.discard, entry.discard) && (entry.give ? pickOk([action.give], entry.give) : action.give === null)) {
-          if (!action.discard.includes(action.give)) return true;
-        }
-      } else if ("choose" in entry) {
-        if ((entry.to === undefined || entry.to === action.to) && pickOk(action.cards, entry)) return true;
-      } else if (sameAction(entry, action)) {
-        return true;
-      }
+      const choice = choiceOf(entry, state.view || {});
+      if (choice ? choice.allows(action) : sameAction(entry, action)) return true;
     }
     return false;
   }
@@ -288,12 +290,21 @@
     );
   }
 
+  // The decision a state asks for: a click is re-sent only while the table is still at the one
+  // it was made for (the protocol: same deal, same trick or phase), and a state at another
+  // decision means it was applied or overtaken (a timeout), never that it should land there.
+  function decisionOf(state) {
+    const view = state.view || {};
+    const key = game.decision ? game.decision(view) : [view.deal, view.phase, (view.played || []).length];
+    return JSON.stringify(key);
+  }
+
   function act(action) {
     if (!current || pending || cfg.seat === null) return;
     if (!isLegal(action, current)) return;
-    pending = { action, id: newId(), seq: current.seq, stale: false, resend: false, at: performance.now() };
+    pending = { action, id: newId(), seq: current.seq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
     selection = null;
-    signal = "";
+    if (game.onAct) game.onAct(action);
     if (!send({ type: "act", seq: current.seq, action, id: pending.id })) pending.resend = true;
     render();
   }
@@ -317,11 +328,11 @@
     lastSeq = msg.seq;
     clockAt = performance.now();
     if (pending) {
-      if (!isLegal(pending.action, msg)) {
+      if (!isLegal(pending.action, msg) || decisionOf(msg) !== pending.decision) {
         pending = null; // applied (the state shows it), or no longer possible
       } else if ((pending.stale && msg.seq !== pending.seq) || pending.resend) {
         // The protocol: after `stale`, re-send the same action with the same id and the new
-        // seq while it is still legal, so a click is never lost.
+        // seq while it is still legal at the same decision, so a click is never lost.
         resend();
       }
     }
@@ -351,18 +362,19 @@
   // ------------------------------------------------------------------ what the legal list offers
   function legalGroups(state) {
     const plays = new Map(); // card -> [entries] (play / commit, with or without signal)
-    const calls = [];
+    const claimed = []; // entries the game module renders itself (its `controls`)
     const templates = [];
     const buttons = [];
+    const view = state.view || {};
     for (const entry of state.legal || []) {
       if ((entry.act === "play" || entry.act === "commit") && entry.card) {
         if (!plays.has(entry.card)) plays.set(entry.card, []);
         plays.get(entry.card).push(entry);
-      } else if (entry.act === "call") calls.push(entry);
-      else if (entry.act === "exchange" || "choose" in entry) templates.push(entry);
+      } else if (game.claims && game.claims(entry)) claimed.push(entry);
+      else if (choiceOf(entry, view)) templates.push(entry);
       else buttons.push(entry);
     }
-    return { plays, calls, templates, buttons };
+    return { plays, claimed, templates, buttons };
   }
 
   const templateKey = (entry) => JSON.stringify(entry);
@@ -371,32 +383,31 @@
     return (current.legal || []).find((e) => templateKey(e) === key) || null;
   }
 
+  // A template `{act, choose, from, to?}` (the protocol's discard and give): one group of cards
+  // to pick. A game module passes its own label; `choice` hooks build richer ones.
+  function pickCards(entry, label) {
+    const describe = label || cap(entry.act);
+    return {
+      groups: [{ choose: entry.choose, from: entry.from, picked: "picked", badge: entry.act }],
+      describe,
+      text: (picks) => `${describe} (${picks[0].length}/${entry.choose})`,
+      action: (picks) => {
+        const action = { act: entry.act, cards: picks[0].slice() };
+        if (entry.to !== undefined) action.to = entry.to;
+        return action;
+      },
+      allows: (action) => (entry.to === undefined || entry.to === action.to) && pickOk(action.cards, entry),
+    };
+  }
+
+  function choiceOf(entry, view) {
+    return (game.choice && game.choice(entry, view)) || ("choose" in entry ? pickCards(entry) : null);
+  }
+
   function buttonLabel(entry, view) {
-    switch (entry.act) {
-      case "pass":
-        if (GAME === "schieberamsch") {
-          if (view.phase === "offer") return "Pass (no Grand Hand)";
-          if (view.phase === "kontra") return "No kontra";
-          if (view.phase === "re") return "No re";
-        }
-        return "Pass";
-      case "bid":
-        return entry.contract ? CONTRACT[entry.contract] || entry.contract : `Bid ${entry.tricks}`;
-      case "trump":
-        return `${SUIT_GLYPH[entry.suit]} ${cap(SUIT_NAME[entry.suit])}`;
-      case "grand_hand":
-        return "Grand Hand";
-      case "pickup":
-        return "Pick up the skat";
-      case "push":
-        return "Push the skat on";
-      case "kontra":
-        return "Kontra";
-      case "re":
-        return "Re";
-      default:
-        return cap(entry.act.replace("_", " "));
-    }
+    const own = game.buttonLabel && game.buttonLabel(entry, view);
+    if (own) return own;
+    return entry.act === "pass" ? "Pass" : cap(entry.act.replace("_", " "));
   }
 
   function actionData(entry) {
@@ -435,22 +446,6 @@
         : `deal ${deal} of ${view.n_deals || cfg.nDeals}`;
   }
 
-  function seatRole(s, view) {
-    const roles = [];
-    if (view.dealer === s) roles.push(GAME === "three_five_eight" && view.dealt_by !== undefined && view.dealt_by !== view.dealer ? "declarer" : "dealer");
-    if (GAME === "mediatore") {
-      if (view.declarer === s) roles.push(`declarer${view.contract ? " · " + CONTRACT[view.contract] : ""}`);
-      if (view.partner === s && view.declarer !== s) roles.push("partner");
-      if (view.giver === s) roles.push("giver");
-      if (view.eldest === s && view.phase === "auction") roles.push("eldest");
-    }
-    if (GAME === "schieberamsch") {
-      if (view.declarer === s) roles.push("Grand Hand");
-      if (view.forehand === s) roles.push("forehand");
-    }
-    return roles;
-  }
-
   function renderSeats(state, view) {
     const toAct = new Set(state.to_act || []);
     const boxes = [];
@@ -460,20 +455,15 @@
       const tags = [];
       if (s === state.seat) tags.push(h("span", { class: "tag you" }, "you"));
       if (p.bot) tags.push(h("span", { class: "tag" }, "bot"));
-      for (const role of seatRole(s, view)) tags.push(h("span", { class: "tag role" }, role));
+      const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? ["dealer"] : [];
+      for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];
       if (view.hand_sizes) facts.push(`${view.hand_sizes[s]} cards`);
       if (view.tricks_won) facts.push(`${view.tricks_won[s]} tricks`);
-      if (GAME === "three_five_eight" && view.targets) facts.push(`target ${view.targets[s]}`);
-      if (GAME === "schieberamsch" && view.trick_points) facts.push(`${view.trick_points[s]} pts`);
-      if (GAME === "saichugen" && view.game_scores) facts.push(`game ${view.game_scores[s]}`);
-      let status = null;
-      if (GAME === "saichugen" && state.status === "playing" && view.committed) {
-        status = view.committed[s]
-          ? h("span", { class: "committed", dataset: { committed: "1" } }, "✓ committed")
-          : h("span", { class: "thinking" }, "choosing…");
-      } else if (toAct.has(s)) {
-        status = h("span", { class: "thinking" }, s === state.seat ? "your turn" : "to act");
+      if (game.seatFacts) facts.push(...game.seatFacts(s, view));
+      let status = game.seatStatus ? game.seatStatus(s, state, view) : undefined;
+      if (status === undefined) {
+        status = toAct.has(s) ? h("span", { class: "thinking" }, s === state.seat ? "your turn" : "to act") : null;
       }
       const winner = state.status === "finished" && (view.winners || []).includes(s);
       boxes.push(
@@ -492,59 +482,23 @@
     fill($("seats"), boxes);
   }
 
-  function phaseText(view) {
-    const phase = view.phase;
-    const names = {
-      commit: "everyone commits a card face down",
-      bid: "bidding",
-      auction: "auction",
-      exchange: "card exchange",
-      trump: "the dealer names trump",
-      discard: "discard",
-      call: "the declarer calls a card",
-      play: "play",
-      offer: "Grand Hand offer",
-      skat: "skat passing",
-      kontra: "kontra?",
-      re: "re?",
-      over: "over",
-    };
-    return names[phase] || phase || "";
-  }
-
   function renderInfo(state, view) {
     const parts = [];
-    if (state.status !== "finished") parts.push(cap(phaseText(view)));
-    if (GAME === "saichugen") {
-      if (state.status !== "finished") parts.push(`round ${view.round + 1} of 5, trick ${view.trick + 1} of 3`);
-    } else if (GAME === "three_five_eight") {
-      parts.push(view.trump ? `trump ${SUIT_GLYPH[view.trump]} ${SUIT_NAME[view.trump]}` : "no trump yet");
-      if (view.targets) parts.push(`targets ${view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ")}`);
-    } else if (GAME === "schieberamsch") {
-      parts.push(view.contract === "grand_hand" ? `Grand Hand by ${who(view.declarer)}` : "Ramsch");
-      if (view.pushes) parts.push(`${view.pushes} push${view.pushes === 1 ? "" : "es"}`);
-      if (view.multiplier && view.multiplier > 1) parts.push(`×${view.multiplier}`);
-      if (view.kontra) parts.push("kontra");
-      if (view.re) parts.push("re");
-    } else if (GAME === "mediatore") {
-      if (view.contract) parts.push(`${CONTRACT[view.contract]} by ${who(view.declarer)}`);
-      else if (view.high_bid) parts.push(`high bid ${CONTRACT[view.high_bid]}`);
-      if (view.called) parts.push(`called ${cardText(view.called)}`);
-      if (view.contract === "chiamo" && view.called) {
-        if (view.partner !== null && view.partner !== undefined) parts.push(`partner ${who(view.partner)}`);
-        else if (view.alone === true) parts.push("the declarer is alone");
-        else parts.push("partner secret");
-      }
+    if (state.status !== "finished") {
+      const phase = view.phase;
+      parts.push(cap((game.phases || {})[phase] || phase || ""));
     }
+    if (game.info) parts.push(...game.info(state, view));
     $("info").textContent = parts.join(" · ");
   }
 
-  function trickSlots(cards, leader, seats, highlight) {
-    // cards: [{seat, card}] in play order; empty slots for the seats still to play.
+  function trickSlots(cards, leader, highlight) {
+    // cards: [{seat, card}] in play order (card null: face down); empty slots for the seats
+    // still to play.
     const out = [];
     const bySeat = new Map(cards.map((c) => [c.seat, c.card]));
-    for (let i = 0; i < seats; i++) {
-      const s = (leader + i) % seats;
+    for (let i = 0; i < N_SEATS; i++) {
+      const s = (leader + i) % N_SEATS;
       const card = bySeat.get(s);
       out.push(
         h(
@@ -560,16 +514,7 @@
 
   function lastTrickOf(state, view) {
     // -> {cards: [{seat, card}], leader, winner, note}
-    if (GAME === "saichugen") {
-      const t = (view.tricks || [])[view.tricks.length - 1];
-      if (!t) return null;
-      return {
-        cards: t.cards.map((card, seat) => ({ seat, card })),
-        leader: 0,
-        winner: t.winner,
-        note: `${seatName(t.winner)} takes ${t.value}`,
-      };
-    }
+    if (game.lastTrick) return game.lastTrick(state, view);
     const played = view.played || [];
     const t = played[played.length - 1];
     if (t) {
@@ -594,26 +539,18 @@
 
   function renderTricks(state, view) {
     const trickNode = $("trick");
-    if (GAME === "saichugen") {
-      const cards = [];
-      if (state.status === "playing") {
-        (view.committed || []).forEach((done, s) => {
-          if (done) cards.push({ seat: s, card: s === state.seat && view.my_commit ? view.my_commit : null });
-        });
-      }
-      fill(trickNode, trickSlots(cards, 0, N_SEATS, null));
+    const own = game.currentTrick && game.currentTrick(state, view);
+    if (own) {
+      fill(trickNode, own);
     } else if (state.status === "playing" && view.phase === "play") {
-      fill(trickNode, trickSlots(view.trick || [], view.leader, N_SEATS, null));
-      if (GAME === "mediatore" && view.signal && view.trick && view.trick.length) {
-        trickNode.append(h("p", { class: "signal-note" }, `Signal: ${view.signal}`));
-      }
+      fill(trickNode, trickSlots(view.trick || [], view.leader, null));
     } else {
       fill(trickNode, h("p", { class: "muted" }, state.status === "finished" ? "The match is over." : "No trick yet."));
     }
     const last = lastTrickOf(state, view);
     const lastNode = $("last-trick");
     if (last) {
-      fill(lastNode, trickSlots(last.cards, last.leader, N_SEATS, last.winner), h("p", { class: "muted note" }, last.note));
+      fill(lastNode, trickSlots(last.cards, last.leader, last.winner), h("p", { class: "muted note" }, last.note));
     } else {
       fill(lastNode, h("p", { class: "muted" }, "—"));
     }
@@ -621,45 +558,21 @@
 
   function renderExtra(state, view) {
     // Game-specific public things that are not tricks: the monte, the kitty, the skat.
-    const parts = [];
-    if (GAME === "mediatore" && view.monte) {
-      if (view.monte.shown) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Monte (shown): "), view.monte.shown.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-      else if (view.monte.seen) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Monte (only you saw it): "), view.monte.seen.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-      if (view.monte.new) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Your new monte: "), view.monte.new.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-      if (view.given) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Card given back: "), cardFace(view.given, { class: "card small suit-" + suitOf(view.given) })));
-    }
-    if (GAME === "three_five_eight") {
-      if (view.kitty && view.kitty.cards) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Kitty you took: "), view.kitty.cards.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Your discards: "), view.discards.cards.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-      for (const p of (view.exchange && view.exchange.pending) || []) {
-        parts.push(h("div", { class: "row muted" }, `Exchange: ${who(p.from)} owes ${who(p.to)} ${p.count} card${p.count === 1 ? "" : "s"}`));
-      }
-    }
-    if (GAME === "schieberamsch" && view.skat_seen) {
-      const seen = view.skat_seen;
-      if (seen.taken) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Skat you picked up: "), seen.taken.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-      if (seen.put) parts.push(h("div", { class: "row" }, h("span", { class: "label" }, "Skat you put back: "), seen.put.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) }))));
-    }
-    fill($("extra"), parts);
+    fill($("extra"), game.extra ? game.extra(state, view) : []);
   }
 
   function promptText(state, view, groups) {
     if (state.status === "finished") return "";
     const mine = state.seat !== null && (state.to_act || []).includes(state.seat);
-    if (state.seat === null) {
-      return `Waiting for ${(state.to_act || []).map(seatName).join(", ")}.`;
-    }
+    const waiting = () => `Waiting for ${(state.to_act || []).map(seatName).join(", ")}.`;
+    if (state.seat === null) return waiting();
     if (pending) return "Sent — waiting for the table…";
-    if (!mine) {
-      if (GAME === "saichugen" && view.committed && view.committed[state.seat]) {
-        return `You committed ${view.my_commit ? cardText(view.my_commit) : "a card"}; waiting for ${(state.to_act || []).map(seatName).join(", ")}.`;
-      }
-      return `Waiting for ${(state.to_act || []).map(seatName).join(", ")}.`;
-    }
+    if (!mine) return (game.waitingText && game.waitingText(state, view)) || waiting();
     if (groups.templates.length) return "";
-    if (groups.calls.length) return "Your turn: call a card you do not hold.";
+    const own = game.turnText && game.turnText(state, view, groups);
+    if (own) return own;
     if (groups.plays.size && groups.buttons.length) return "Your turn: play a card or choose below.";
-    if (groups.plays.size) return GAME === "saichugen" ? "Your turn: commit a card face down." : "Your turn: play a card.";
+    if (groups.plays.size) return "Your turn: play a card.";
     return "Your turn: choose.";
   }
 
@@ -682,74 +595,22 @@
         ),
       );
     }
-    if (mine && groups.calls.length) {
-      const bySuit = new Map();
-      for (const entry of sortEntries(groups.calls)) {
-        const s = suitOf(entry.card);
-        if (!bySuit.has(s)) bySuit.set(s, []);
-        bySuit.get(s).push(entry);
-      }
-      parts.push(
-        h(
-          "div",
-          { class: "calls", id: "call-cards" },
-          [...bySuit.values()].map((entries) =>
-            h(
-              "div",
-              { class: "call-row" },
-              entries.map((entry) =>
-                h("button", { type: "button", class: `card-btn suit-${suitOf(entry.card)}`, dataset: { act: "call", card: entry.card }, title: `call the ${cardName(entry.card)}`, onclick: () => act(entry) }, cardFace(entry.card)),
-              ),
-            ),
-          ),
-        ),
-      );
-    }
-    if (mine && groups.plays.size) {
-      const signals = new Set();
-      for (const entries of groups.plays.values()) for (const e of entries) if (e.signal) signals.add(e.signal);
-      if (signals.size) {
-        parts.push(
-          h(
-            "div",
-            { class: "signals", id: "signals", role: "group", "aria-label": "Signal with your lead" },
-            h("span", { class: "label" }, "Signal with your lead: "),
-            ["", ...SIGNALS].map((sig) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: `chip${signal === sig ? " on" : ""}`,
-                  "aria-pressed": signal === sig ? "true" : "false",
-                  disabled: sig && !signals.has(sig),
-                  dataset: { signal: sig || "none" },
-                  onclick: () => {
-                    signal = sig;
-                    render();
-                  },
-                },
-                sig || "none",
-              ),
-            ),
-          ),
-        );
-      }
-    }
-    if (mine && groups.templates.length) parts.push(renderChoice(groups.templates));
+    if (mine && game.controls) parts.push(...game.controls(state, view, groups));
+    if (mine && groups.templates.length) parts.push(renderChoice(groups.templates, view));
     fill(node, parts);
   }
 
-  function sortEntries(entries) {
-    const key = SORTS[GAME] || (() => 0);
-    return entries.slice().sort((a, b) => key(a.card, current.view) - key(b.card, current.view));
+  // A multi-card choice: pick the cards in the hand, then confirm. Each of the template's
+  // groups fills in turn (e.g. first the cards to discard, then the card given back).
+  function newSelection(entry, view) {
+    return { key: templateKey(entry), picks: choiceOf(entry, view).groups.map(() => []) };
   }
 
-  // A multi-card choice: pick the cards in the hand, then confirm.
-  function renderChoice(templates) {
+  function renderChoice(templates, view) {
     if (!selection || !templates.some((t) => templateKey(t) === selection.key)) {
-      selection = { key: templateKey(templates[0]), picks: [], gives: [] };
+      selection = newSelection(templates[0], view);
     }
-    const entry = templateFor(selection.key);
+    const choice = choiceOf(templateFor(selection.key), view);
     const parts = [];
     if (templates.length > 1) {
       parts.push(
@@ -757,68 +618,45 @@
           "div",
           { class: "buttons" },
           templates.map((t) =>
-            h("button", { type: "button", class: `chip${templateKey(t) === selection.key ? " on" : ""}`, onclick: () => { selection = { key: templateKey(t), picks: [], gives: [] }; render(); } }, describeTemplate(t)),
+            h("button", { type: "button", class: `chip${templateKey(t) === selection.key ? " on" : ""}`, onclick: () => { selection = newSelection(t, view); render(); } }, choiceOf(t, view).describe),
           ),
         ),
       );
     }
-    let ready;
-    let text;
-    if (entry.act === "exchange") {
-      const d = entry.discard;
-      const g = entry.give;
-      text = `Choose ${d.choose} cards to discard face down (${selection.picks.length}/${d.choose})`;
-      if (g) text += ` and ${g.choose} card to give to ${who(current.view.giver)} (${selection.gives.length}/${g.choose})`;
-      ready = selection.picks.length === d.choose && (!g || selection.gives.length === g.choose);
-    } else {
-      text = `${describeTemplate(entry)} (${selection.picks.length}/${entry.choose})`;
-      ready = selection.picks.length === entry.choose;
-    }
+    const ready = choice.groups.every((g, i) => selection.picks[i].length === g.choose);
+    const text = choice.text(selection.picks);
     parts.push(h("p", { class: "prompt-text yours", id: "choice-text" }, `Your turn: ${text}. Tap cards in your hand, then confirm.`));
     parts.push(
       h(
         "div",
         { class: "buttons" },
         h("button", { type: "button", id: "confirm", class: "confirm", disabled: !ready, onclick: confirmChoice }, "Confirm"),
-        h("button", { type: "button", id: "clear-choice", class: "secondary", disabled: !selection.picks.length && !selection.gives.length, onclick: () => { selection.picks = []; selection.gives = []; render(); } }, "Clear"),
+        h("button", { type: "button", id: "clear-choice", class: "secondary", disabled: selection.picks.every((p) => !p.length), onclick: () => { selection.picks = selection.picks.map(() => []); render(); } }, "Clear"),
       ),
     );
     return h("div", { class: "choice", id: "choice" }, parts);
   }
 
-  function describeTemplate(t) {
-    if (t.act === "give") return `Give ${t.choose} card${t.choose === 1 ? "" : "s"} to ${who(t.to)}`;
-    if (t.act === "discard") return `Discard ${t.choose} cards face down`;
-    return cap(t.act);
-  }
-
   function confirmChoice() {
     const entry = selection && templateFor(selection.key);
     if (!entry) return;
-    if (entry.act === "exchange") {
-      act({ act: "exchange", discard: selection.picks.slice(), give: entry.give ? selection.gives[0] : null });
-    } else {
-      const action = { act: entry.act, cards: selection.picks.slice() };
-      if (entry.to !== undefined) action.to = entry.to;
-      act(action);
-    }
+    act(choiceOf(entry, current.view || {}).action(selection.picks));
   }
 
   function toggleChoice(card) {
     const entry = selection && templateFor(selection.key);
     if (!entry) return;
-    const drop = (list) => {
+    for (const list of selection.picks) {
       const i = list.indexOf(card);
-      if (i >= 0) list.splice(i, 1);
-      return i >= 0;
-    };
-    if (drop(selection.picks) || drop(selection.gives)) {
-      render();
-      return;
+      if (i >= 0) {
+        list.splice(i, 1);
+        render();
+        return;
+      }
     }
-    const first = entry.act === "exchange" ? entry.discard : entry;
-    if (selection.picks.length < first.choose && first.from.includes(card)) selection.picks.push(card);
-    else if (entry.act === "exchange" && entry.give && selection.gives.length < entry.give.choose && entry.give.from.includes(card)) selection.gives.push(card);
+    const groups = choiceOf(entry, current.view || {}).groups;
+    const i = groups.findIndex((g, k) => selection.picks[k].length < g.choose && g.from.includes(card));
+    if (i >= 0) selection.picks[i].push(card);
     render();
   }
 
@@ -829,52 +667,45 @@
       return;
     }
     box.hidden = false;
-    $("legend").textContent = ITALIAN ? "◆ denari · ♥ coppe · ♠ spade · ♣ bastoni" : "";
+    $("legend").textContent = deck().legend;
     const groups = legalGroups(state);
     const mine = (state.to_act || []).includes(state.seat) && !pending;
     const entry = mine && selection ? templateFor(selection.key) : null;
+    const choice = entry ? choiceOf(entry, view) : null;
     const choosable = new Set();
-    if (entry) {
-      for (const c of entry.act === "exchange" ? entry.discard.from : entry.from) choosable.add(c);
-      if (entry.act === "exchange" && entry.give) for (const c of entry.give.from) choosable.add(c);
-    }
+    if (choice) for (const g of choice.groups) for (const c of g.from) choosable.add(c);
+    const pickPlay = game.pickPlay || ((options) => options.find((e) => !e.signal));
     const cards = sortCards(view.hand || [], view).map((card) => {
       let onclick = null;
       let playable = false;
       let cls = "card-btn";
-      if (entry) {
+      let group = -1; // the choice group this card is picked into
+      if (choice) {
         playable = choosable.has(card);
-        if (selection.picks.includes(card)) cls += entry.act === "exchange" ? " picked discard" : " picked";
-        if (selection.gives.includes(card)) cls += " picked give";
+        group = selection.picks.findIndex((p) => p.includes(card));
+        if (group >= 0) cls += ` ${choice.groups[group].picked}`;
         onclick = () => toggleChoice(card);
       } else if (mine && groups.plays.has(card)) {
-        const options = groups.plays.get(card);
-        const choice = options.find((e) => (e.signal || "") === signal);
-        playable = Boolean(choice);
-        onclick = () => act(choice);
+        const pick = pickPlay(groups.plays.get(card), view);
+        playable = Boolean(pick);
+        onclick = () => act(pick);
       }
       if (playable) cls += " legal";
       if (pending && pending.action.card === card) cls += " sending";
-      const badge = selection && entry
-        ? selection.picks.includes(card)
-          ? h("span", { class: "badge" }, entry.act === "exchange" ? "discard" : entry.act)
-          : selection.gives.includes(card)
-            ? h("span", { class: "badge give" }, "give")
-            : null
-        : null;
+      const picked = group >= 0 ? choice.groups[group] : null;
       return h(
         "button",
         {
           type: "button",
           class: `${cls} suit-${suitOf(card)}`,
           disabled: !playable,
-          "aria-pressed": entry ? String(selection.picks.includes(card) || selection.gives.includes(card)) : null,
+          "aria-pressed": choice ? String(group >= 0) : null,
           "aria-label": cardName(card),
           dataset: { card },
           onclick: playable ? onclick : null,
         },
         cardFace(card),
-        badge,
+        picked ? h("span", { class: picked.badgeClass || "badge" }, picked.badge) : null,
       );
     });
     fill($("hand"), cards.length ? cards : [h("p", { class: "muted" }, "No cards.")]);
@@ -887,29 +718,9 @@
   function seatRow(label, values, attrs) {
     return h("tr", attrs || null, h("th", { scope: "row" }, label), values.map((v, s) => h("td", { dataset: { seat: String(s) } }, v === null || v === undefined ? "—" : String(v))));
   }
-  const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
   function renderDealScores(state, view) {
-    const rows = [];
-    if (GAME === "saichugen") {
-      (view.rounds || []).forEach((r, i) => {
-        rows.push(seatRow(`round ${i + 1}`, r.scores.map((sc, s) => (r.banked[s] ? `${sc} ✓` : `${sc}`))));
-      });
-      if (state.status === "playing") rows.push(seatRow(`round ${view.round + 1} so far`, view.round_scores || []));
-      rows.push(seatRow("game score", view.game_scores || [], { class: "total" }));
-    } else if (GAME === "three_five_eight") {
-      rows.push(seatRow("target", view.targets || []));
-      rows.push(seatRow("tricks", view.tricks_won || []));
-      if (view.targets && view.tricks_won) rows.push(seatRow("vs target", view.tricks_won.map((t, s) => signed(t - view.targets[s]))));
-      rows.push(seatRow("running balance", (view.cum || []).map(signed), { class: "total" }));
-    } else if (GAME === "schieberamsch") {
-      rows.push(seatRow("tricks", view.tricks_won || []));
-      rows.push(seatRow("card points", view.trick_points || []));
-      if (view.outcome) rows.push(seatRow("outcome", cfg.players.map(() => view.outcome.kind || "")));
-    } else if (GAME === "mediatore") {
-      rows.push(seatRow("tricks", view.tricks_won || []));
-      rows.push(seatRow("thirds", view.thirds_taken || []));
-    }
+    const rows = game.dealRows ? game.dealRows(state, view) : [];
     fill($("deal-scores"), h("div", { class: "scroll" }, h("table", { class: "scores" }, h("thead", null, seatHeader()), h("tbody", null, rows))));
   }
 
@@ -934,11 +745,6 @@
     return `Trick ${i + 1}: ${cards}${sig} → ${seatName(t.winner)}`;
   }
 
-  function bidLine(b) {
-    if (b.act === "pass") return `${seatName(b.seat)} passes`;
-    return `${seatName(b.seat)} bids ${b.contract ? CONTRACT[b.contract] : b.tricks}`;
-  }
-
   function logLines(state, view) {
     const lines = [];
     const results = view.results || [];
@@ -946,44 +752,7 @@
       const d = results[results.length - 1];
       lines.push(`Deal ${results.length} ended: payouts ${d.payouts.map((p, s) => `${seatName(s)} ${signed(p)}`).join(", ")}.`);
     }
-    if (GAME === "saichugen") {
-      const tricks = view.tricks || [];
-      tricks.forEach((t, i) => {
-        const cards = t.cards.map((c, s) => `${seatName(s)} ${cardText(c)}`).join(", ");
-        lines.push(`Round ${t.round + 1}: ${cards} → ${seatName(t.winner)} takes ${t.value}`);
-        const r = (view.rounds || [])[t.round];
-        const endOfRound = i === tricks.length - 1 || tricks[i + 1].round !== t.round;
-        if (r && endOfRound) {
-          const banked = r.banked.map((b, s) => (b ? `${seatName(s)} ${b}` : null)).filter(Boolean);
-          lines.push(`Round ${t.round + 1} scores ${r.scores.join(" / ")}: banked by ${banked.length ? banked.join(", ") : "the median (0)"}.`);
-        }
-      });
-      if (state.status === "playing") {
-        (view.committed || []).forEach((c, s) => { if (c) lines.push(`${seatName(s)} has committed a card.`); });
-      }
-    } else if (GAME === "three_five_eight") {
-      for (const b of view.bids || []) lines.push(bidLine(b));
-      for (const p of (view.exchange && view.exchange.passes) || []) {
-        let line = `${seatName(p.from)} gives ${p.count} card${p.count === 1 ? "" : "s"} to ${seatName(p.to)}`;
-        if (p.cards) line += ` (${p.cards.map(cardText).join(" ")}), gets back ${p.returned.map(cardText).join(" ")}`;
-        lines.push(line);
-      }
-      if (view.trump) lines.push(`${seatName(view.dealer)} names ${SUIT_NAME[view.trump]} trump`);
-      if (view.discards && view.discards.count) lines.push(`${seatName(view.dealer)} discards ${view.discards.count} cards${view.discards.cards ? ` (${view.discards.cards.map(cardText).join(" ")})` : ""}`);
-      if (view.kitty && view.kitty.taken) lines.push(`${seatName(view.dealer)} takes the kitty`);
-      (view.played || []).forEach((t, i) => lines.push(trickLine(t, i)));
-    } else if (GAME === "schieberamsch") {
-      for (const o of view.offers || []) lines.push(o.act === "grand_hand" ? `${seatName(o.seat)} announces a Grand Hand` : `${seatName(o.seat)} passes the Grand Hand offer`);
-      for (const d of view.doubles || []) lines.push(d.act === "pass" ? `${seatName(d.seat)} passes` : `${seatName(d.seat)} says ${d.act}`);
-      for (const m of view.skat_moves || []) lines.push(m.act === "push" ? `${seatName(m.seat)} pushes the skat` : m.act === "pickup" ? `${seatName(m.seat)} picks up the skat` : `${seatName(m.seat)} ${m.act}`);
-      (view.played || []).forEach((t, i) => lines.push(trickLine(t, i)));
-    } else if (GAME === "mediatore") {
-      for (const b of view.bids || []) lines.push(bidLine(b));
-      if (view.called) lines.push(`${seatName(view.declarer)} calls ${cardText(view.called)}`);
-      if (view.giver !== null && view.giver !== undefined) lines.push(`${seatName(view.giver)} hands ${cardText(view.called)} over`);
-      if (view.monte && view.monte.shown) lines.push(`Monte shown: ${view.monte.shown.map(cardText).join(" ")}`);
-      (view.played || []).forEach((t, i) => lines.push(trickLine(t, i)));
-    }
+    if (game.log) lines.push(...game.log(state, view));
     if (state.status === "finished" && state.result) {
       lines.push(`Match over: ${(state.result.winners || []).map(seatName).join(", ")} won.`);
     }
@@ -1069,17 +838,52 @@
     }
   }
 
-  setInterval(() => {
-    tick();
-    watchdog();
-  }, 250);
-  window.addEventListener("online", reconnectNow);
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
-      if (!ws) reconnectNow();
-      else send({ type: "sync" });
-    }
-  });
+  // ------------------------------------------------------------------ start
+  // The game modules are plain scripts after this one: they have all registered by the time
+  // the document is parsed.
+  function start() {
+    game = games[cfg.game] || {};
+    setInterval(() => {
+      tick();
+      watchdog();
+    }, 250);
+    window.addEventListener("online", reconnectNow);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") {
+        if (!ws) reconnectNow();
+        else send({ type: "sync" });
+      }
+    });
+    connect();
+  }
+
+  // What a game module may use: the DOM helper, cards, names and the shared pieces.
+  window.Mediana = {
+    registerGame,
+    cfg,
+    h,
+    fill,
+    cap,
+    signed,
+    deck,
+    rankOf,
+    suitOf,
+    cardName,
+    cardText,
+    cardFace,
+    cardBack,
+    cardRow,
+    sortCards,
+    seatName,
+    who,
+    trickSlots,
+    trickLine,
+    seatRow,
+    pickCards,
+    pickOk,
+    act,
+    render,
+  };
 
   // For the browser tests and the curious: the last state and the connection.
   window.medianaTable = {
@@ -1089,5 +893,6 @@
     drop: () => ws && ws.close(),
   };
 
-  connect();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

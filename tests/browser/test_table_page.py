@@ -108,6 +108,39 @@ def test_a_person_plays_a_whole_saichugen_game_against_two_bots(
     assert errors == []
 
 
+# The bots of seat 1 and 2 have committed: ana's click completes the trick.
+BOTS_COMMITTED = """() => {
+  const v = window.medianaTable.state().view;
+  return v.committed[1] && v.committed[2];
+}"""
+
+
+def test_the_click_that_ends_a_deal_is_not_carried_into_the_next_one(server, desktop):
+    # Seed 7: ana commits her lowest card each time, last in every trick, so her 15th click
+    # (QS) ends the first deal; the second deal gives her QS again. The page must see that click
+    # applied (another decision), not keep it waiting for a seq where it is "still legal".
+    created = server.create_table("saichugen", "ana,Bot Bianca,Bot Bruno", 2, seed=7, deals=2)
+    table, me = created["table"], created["seats"][0]["token"]
+    errors = watch_errors(desktop)
+    desktop.goto(f"{server.url}/tables/{table}/?token={me}")
+    for _ in range(15):
+        wait_ready(desktop)
+        desktop.wait_for_function(BOTS_COMMITTED)
+        card = desktop.locator("#hand button.card-btn.legal").first
+        last = card.get_attribute("data-card")
+        click_and_wait(desktop, card)  # nothing pending and the table moved on
+    s = state(desktop)
+    assert s["view"]["deal"] == 1 and last == "QS" and "QS" in s["view"]["hand"]
+    assert desktop.locator("#prompt-text").inner_text() == "Your turn: commit a card face down."
+    # A new click on the same card in the new deal is a new action, applied once.
+    click_and_wait(desktop, desktop.locator("#hand button[data-card='QS']"))
+    assert "QS" not in state(desktop)["view"]["hand"]
+    record = server.export_record(table)
+    mine = [[a["card"] for a in d["actions"] if a["seat"] == 0] for d in record["deals"]]
+    assert len(mine[0]) == 15 and mine[0][-1] == "QS" and mine[1] == ["QS"]
+    assert errors == []
+
+
 def play_out(page, prefer=None, on_turn=None) -> list[str]:
     """Take turns by clicking until the match is over; returns the kinds of moves made."""
     moves: list[str] = []

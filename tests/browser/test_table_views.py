@@ -46,6 +46,19 @@ def test_the_page_tells_a_seated_player_a_token_holder_and_a_spectator_apart(cli
     assert b"table.js" in response.content
 
 
+GAME_SEATS = {"saichugen": 3, "three_five_eight": 3, "mediatore": 4, "schieberamsch": 3}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_SEATS))
+def test_the_page_loads_the_client_core_and_only_its_own_games_module(client, people, game):
+    ana = people[0]
+    table = make_table(game, [ana], [f"bot{i}" for i in range(1, GAME_SEATS[game])])
+    html = client.get(f"/tables/{table.id}/?token={token(table, 0)}").content.decode()
+    assert html.index("/static/js/table.js") < html.index(f"/static/js/games/{game}.js")
+    for other in GAME_SEATS.keys() - {game}:
+        assert f"js/games/{other}.js" not in html
+
+
 def test_a_table_without_spectators_is_closed_to_outsiders_and_wrong_tokens(client, people):
     ana, ben, olga = people
     table = make_table("saichugen", [ana, ben], ["bot"], allow_spectators=False)

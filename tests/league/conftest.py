@@ -1,4 +1,5 @@
-"""Personas and small builders for league tests: alice organizes, bob plays, charlie is outside."""
+"""Personas and small builders for league tests: alice organizes (she holds the organizer role),
+bob plays, charlie is outside (logged in, no role, organizes nothing)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,21 @@ from gameplay import api as gameplay
 from league.models import Event, Fixture, Player
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services.permissions import organizer_role
 from league.services.results import record_result
+
+
+def make_organizer(user):
+    """Give the account the organizer role, as staff do in the admin; returns it afresh (an
+    account caches its permissions)."""
+    user.user_permissions.add(organizer_role())
+    return get_user_model().objects.get(pk=user.pk)
 
 
 @pytest.fixture
 def alice(db):
-    """The organizer."""
-    return get_user_model().objects.create_user("alice", password="pw")
+    """The organizer: she holds the organizer role."""
+    return make_organizer(get_user_model().objects.create_user("alice", password="pw"))
 
 
 @pytest.fixture
@@ -44,11 +53,11 @@ def make_event(alice) -> Callable[..., Event]:
             **fields,
         }
         event = event_services.create_event(alice, **fields)
-        event_services.publish_event(event)
+        event_services.publish_event(event, by=alice)
         event.refresh_from_db()
         for n in range(players):
             player = Player.objects.create(name=f"{game[:3]}-player-{n}")
-            event_services.add_entry(event, player, checked_in=True)
+            event_services.add_entry(event, player, by=alice, checked_in=True)
         return event
 
     return make
@@ -69,8 +78,8 @@ def record_for(fixture: Fixture, seed: int = 0) -> dict:
 
 def play_round(event: Event, by, seed: int = 0):
     """Generate, publish and enter a record for every table of the next round."""
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=by)
+    round_services.publish_round(round_, by=by)
     for fixture in round_.fixtures.all():
         record_result(fixture, by=by, record=record_for(fixture, seed))
     return round_

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from league.models import Event, Fixture, Player
+from league.models import Event, Fixture, Player, RatedMatch
 
 pytestmark = pytest.mark.django_db
 
@@ -29,3 +29,15 @@ def test_loading_twice_keeps_the_same_rows_and_prints_links_to_the_given_server(
     assert "127.0.0.1:8000" not in text
     organizer = get_user_model().objects.get(username="organizer")
     assert organizer.check_password("second-pass") and not organizer.check_password("first-pass")
+
+
+def test_the_demo_organizer_holds_the_organizer_role_and_the_demo_league_is_rated(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        load(password="pw")
+    organizer = get_user_model().objects.get(username="organizer")
+    assert organizer.user_permissions.filter(codename="organize_events").exists()
+    # The two played rounds count: three tables of nine players, twice.
+    demo = RatedMatch.objects.filter(fixture__round__event__slug="demo-saichugen-league")
+    assert demo.filter(rated_at__isnull=False).count() == 6

@@ -21,11 +21,12 @@ def league_of_people(alice, names, **fields):
     event = event_services.create_event(
         alice, name="Online cup", game="saichugen", rounds=1, deals_per_match=1, **fields
     )
-    event_services.publish_event(event)
+    event_services.publish_event(event, by=alice)
     event.refresh_from_db()
     for name in names:
         user = get_user_model().objects.create_user(name, password="pw")
-        event_services.add_entry(event, event_services.player_for_user(user), checked_in=True)
+        player = event_services.player_for_user(user)
+        event_services.add_entry(event, player, by=alice, checked_in=True)
     return event
 
 
@@ -44,8 +45,8 @@ def play_people_out(table_ref: str) -> None:
 
 def test_a_finished_online_table_counts_as_the_fixture_result(alice):
     event = league_of_people(alice, ["ana", "ben", "cleo", "dario"], leftover="bot")
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     fixtures = list(round_.fixtures.all())
     assert len(fixtures) == 2  # four people and two bots
     for fixture in fixtures:
@@ -66,24 +67,24 @@ def test_a_finished_online_table_counts_as_the_fixture_result(alice):
 
 def test_a_person_without_an_account_keeps_the_fixture_over_the_table(alice):
     event = league_of_people(alice, ["ana", "ben"], leftover="bot")
-    event_services.add_entry(event, event_services.find_or_create_player("zeno"), checked_in=True)
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    event_services.enter_player(event, by=alice, name="zeno", checked_in=True)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     assert round_.fixtures.get().table_ref == ""
 
 
 def test_an_event_played_over_the_table_opens_no_tables(alice):
     event = league_of_people(alice, ["ana", "ben", "cleo"], play_online=False)
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     assert round_.fixtures.get().table_ref == ""
     assert not Table.objects.exists()
 
 
 def test_a_player_page_shows_the_next_match_with_its_table(alice, client):
     event = league_of_people(alice, ["ana", "ben", "cleo"])
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     fixture = round_.fixtures.get()
     ana = get_user_model().objects.get(username="ana")
     url = f"/players/{ana.player.pk}/"

@@ -68,8 +68,8 @@ def test_a_result_posted_twice_is_refused_unless_it_is_a_correction(make_event, 
 
 def test_a_record_of_the_wrong_game_or_players_is_refused(make_event, alice):
     event = make_event()
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     fixture = round_.fixtures.first()
     record = record_for(fixture)
     with pytest.raises(LeagueError, match="is a 'mediatore' game"):
@@ -85,8 +85,8 @@ def test_a_record_of_the_wrong_game_or_players_is_refused(make_event, alice):
 
 def test_a_score_sheet_whose_payouts_do_not_sum_to_zero_is_refused(make_event, alice):
     event = make_event("schieberamsch")
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     fixture = round_.fixtures.first()
     bad = {"deals": [{"scores": [0, 38, -12], "payouts": [26, -88, 61]}]}
     with pytest.raises(LeagueError, match="do not sum to zero"):
@@ -103,8 +103,8 @@ def test_a_withdrawn_player_is_not_seated_in_later_rounds(make_event, alice):
     event = make_event(players=6)
     play_round(event, alice)
     gone = Entry.objects.filter(event=event).first()
-    event_services.withdraw(gone)
-    second = round_services.generate_round(event)
+    event_services.withdraw(gone, by=alice)
+    second = round_services.generate_round(event, by=alice)
     seated = set(Seat.objects.filter(fixture__round=second).values_list("player_id", flat=True))
     byes = set(Bye.objects.filter(round=second).values_list("player_id", flat=True))
     assert gone.player_id not in seated | byes
@@ -114,49 +114,49 @@ def test_a_withdrawn_player_is_not_seated_in_later_rounds(make_event, alice):
 
 def test_a_round_that_exists_cannot_be_generated_again(make_event, alice):
     event = make_event()
-    round_services.generate_round(event)
+    round_services.generate_round(event, by=alice)
     with pytest.raises(LeagueError, match="still a draft"):
-        round_services.generate_round(event)
+        round_services.generate_round(event, by=alice)
     assert Round.objects.filter(event=event).count() == 1
 
 
 def test_swiss_waits_for_results_and_the_event_has_a_last_round(make_event, alice):
     event = make_event(rounds=2)
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     with pytest.raises(LeagueError, match="waits for 2 result"):
-        round_services.generate_round(event)
+        round_services.generate_round(event, by=alice)
     for fixture in round_.fixtures.all():
         record_result(fixture, by=alice, record=record_for(fixture))
     play_round(event, alice)
     with pytest.raises(LeagueError, match="all 2 rounds"):
-        round_services.generate_round(event)
+        round_services.generate_round(event, by=alice)
 
 
-def test_a_draft_with_a_player_at_two_tables_cannot_be_published(make_event):
+def test_a_draft_with_a_player_at_two_tables_cannot_be_published(make_event, alice):
     event = make_event(players=6)
-    round_ = round_services.generate_round(event)
+    round_ = round_services.generate_round(event, by=alice)
     first, second = round_.fixtures.all()[:2]
     intruder = first.seats.first().player
     Seat.objects.filter(fixture=second, number=0).update(player=intruder)
     with pytest.raises(LeagueError, match=f"{intruder.name} would play twice"):
-        round_services.publish_round(round_)
+        round_services.publish_round(round_, by=alice)
     round_.refresh_from_db()
     assert round_.status == Round.Status.DRAFT
 
 
-def test_swapping_players_between_tables_of_a_draft(make_event):
+def test_swapping_players_between_tables_of_a_draft(make_event, alice):
     event = make_event(players=6)
-    round_ = round_services.generate_round(event)
+    round_ = round_services.generate_round(event, by=alice)
     first, second = round_.fixtures.all()[:2]
     a = first.seats.get(number=1).player_id
     b = second.seats.get(number=2).player_id
-    round_services.swap_players(round_, a, b)
+    round_services.swap_players(round_, a, b, by=alice)
     assert first.seats.get(number=1).player_id == b
     assert second.seats.get(number=2).player_id == a
-    round_services.publish_round(round_)
+    round_services.publish_round(round_, by=alice)
     with pytest.raises(LeagueError, match="only a draft"):
-        round_services.swap_players(round_, a, b)
+        round_services.swap_players(round_, a, b, by=alice)
 
 
 def test_leftover_seats_filled_by_bots(make_event, alice):
@@ -192,7 +192,7 @@ def test_recomputing_standings_twice_changes_nothing(make_event, alice):
 def test_a_closed_event_takes_no_more_results(make_event, alice):
     event = make_event()
     round_ = play_round(event, alice)
-    event_services.close_event(event)
+    event_services.close_event(event, by=alice)
     fixture = round_.fixtures.first()
     with pytest.raises(LeagueError, match="closed"):
         record_result(
@@ -202,20 +202,20 @@ def test_a_closed_event_takes_no_more_results(make_event, alice):
 
 def test_an_event_with_tables_waiting_for_results_cannot_close(make_event, alice):
     event = make_event()
-    round_ = round_services.generate_round(event)
+    round_ = round_services.generate_round(event, by=alice)
     with pytest.raises(LeagueError, match="draft"):
-        event_services.close_event(event)
-    round_services.publish_round(round_)
+        event_services.close_event(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     with pytest.raises(LeagueError, match="no result yet"):
-        event_services.close_event(event)
+        event_services.close_event(event, by=alice)
 
 
-def test_the_first_swiss_round_is_seeded_by_rating(make_event):
+def test_the_first_swiss_round_is_seeded_by_rating(make_event, alice):
     event = make_event("saichugen", players=6)
     entries = list(Entry.objects.filter(event=event).order_by("player_id"))
     for rating, entry in zip([1.0, 30.0, 2.0, 20.0, None, 10.0], entries, strict=True):
         Entry.objects.filter(pk=entry.pk).update(rating_at_entry=rating)
-    round_ = round_services.generate_round(event)
+    round_ = round_services.generate_round(event, by=alice)
     tables = [{seat.player_id for seat in fixture.seats.all()} for fixture in round_.fixtures.all()]
     by_rating = [entries[i].player_id for i in (1, 3, 5, 2, 0, 4)]  # 30, 20, 10, 2, 1, None
     assert set(by_rating[:3]) in tables  # the three strongest sit together

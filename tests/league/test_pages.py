@@ -120,8 +120,8 @@ def test_the_organizer_creates_an_event_from_the_variant_form(client, alice):
 
 def test_the_organizer_enters_a_sheet_through_the_result_page(client, alice, make_event):
     event = make_event("schieberamsch")
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     fixture = round_.fixtures.first()
     client.force_login(alice)
     url = reverse("league:result", args=[event.slug, fixture.pk])
@@ -180,7 +180,7 @@ def test_standings_and_ledger_csv(client, make_event, alice):
 
 def test_the_same_swap_posted_twice_is_done_once(client, make_event, alice):
     event = make_event("saichugen", players=6)
-    round_ = round_services.generate_round(event)
+    round_ = round_services.generate_round(event, by=alice)
     client.force_login(alice)
     page = client.get(reverse("league:round", args=[event.slug, round_.number])).content.decode()
     draft = page.split('name="draft" value="')[1].split('"')[0]

@@ -31,22 +31,27 @@ def client_of(user: Any) -> APIClient:
     return client
 
 
+def organizer_of(event: Event) -> Any:
+    """The account that created the event (its first organizer): builders act as them."""
+    return event.organizers.order_by("pk").first()
+
+
 def make_event(organizer: Any, name: str = "Spring Cup", *, published: bool = True, **fields: Any):
     fields = {"game": GAME, "rounds": 5, "deals_per_match": 1, "format": "league", **fields}
     event = event_services.create_event(organizer, name=name, **fields)
     if published:
-        event_services.publish_event(event)
+        event_services.publish_event(event, by=organizer)
     event.refresh_from_db()
     return event
 
 
 def enter(event: Event, names: Sequence[str], *, checked_in: bool = True) -> list[Player]:
-    players = []
-    for name in names:
-        player, _ = Player.objects.get_or_create(name=name)
-        event_services.add_entry(event, player, checked_in=checked_in)
-        players.append(player)
-    return players
+    """Enter these players (made if new) as the event's organizer."""
+    by = organizer_of(event)
+    return [
+        event_services.enter_player(event, by=by, name=name, checked_in=checked_in).player
+        for name in names
+    ]
 
 
 def seat_round(
@@ -65,7 +70,7 @@ def seat_round(
         )
         round_services.store_plan(round_, plan, event)
     if publish:
-        round_ = round_services.publish_round(round_)
+        round_ = round_services.publish_round(round_, by=organizer_of(event))
     return round_
 
 

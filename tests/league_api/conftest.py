@@ -1,8 +1,8 @@
 """Personas of the API tests (as healthchecks' alice, bob and charlie).
 
-Alice organizes the events. Bob plays in them (his account has a player). Charlie is logged
-in but has nothing to do with Alice's events: he may see only what the public sees, and change
-nothing. Sam is staff.
+Alice organizes the events (she holds the organizer role). Bob plays in them (his account has
+a player). Charlie is logged in but has nothing to do with Alice's events and no role: he may
+see only what the public sees, and change nothing. Sam is staff.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.models import Event, Player
+from tests.league.conftest import make_organizer
 from tests.league_api.builders import client_of, enter, make_event, seat_round
 
 
 @pytest.fixture
 def alice(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("alice", password="alice-password")
+    return make_organizer(django_user_model.objects.create_user("alice", password="alice-password"))
 
 
 @pytest.fixture

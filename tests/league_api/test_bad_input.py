@@ -97,11 +97,11 @@ def test_a_result_is_kept_when_the_broker_is_down(alice, monkeypatch):
 
 
 def test_a_person_called_like_a_bot_does_not_block_bot_seats(alice, bob):
-    other = make_event(bob, "Other")
+    other = make_event(alice, "Other")
     enter(other, ["Bot 1"])  # a person
     event = make_event(alice, leftover="bot")
     enter(event, ["ana", "ben", "cleo", "dan"])
-    round_ = round_services.generate_round(event)
+    round_ = round_services.generate_round(event, by=alice)
     bots = [s.player for f in round_.fixtures.all() for s in f.seats.all() if s.player.is_bot]
     assert bots and all(b.name != "Bot 1" or b.is_bot for b in bots)
 
@@ -117,13 +117,13 @@ def test_a_closed_event_cannot_be_edited_and_rounds_cannot_shrink(alice):
             record=record_for(table_one(event, round_.number)),
         )
     with pytest.raises(LeagueError, match="fewer"):
-        event_services.update_event(event, rounds=1)
+        event_services.update_event(event, by=alice, rounds=1)
     with pytest.raises(LeagueError, match="seed"):
-        event_services.update_event(event, seed=event.seed + 1)
-    event_services.close_event(event)
+        event_services.update_event(event, by=alice, seed=event.seed + 1)
+    event_services.close_event(event, by=alice)
     event.refresh_from_db()
     with pytest.raises(LeagueError, match="closed"):
-        event_services.update_event(event, name="Renamed")
+        event_services.update_event(event, by=alice, name="Renamed")
 
 
 def test_an_event_called_new_gets_a_reachable_address(alice):
@@ -167,13 +167,13 @@ def test_inputs_that_could_do_nothing_are_refused(alice):
     with pytest.raises(LeagueError, match="must not have forfeited"):
         record_result(fixture, by=alice, record=record_for(fixture), forfeited_seats=[0, 1, 2])
     entry = Entry.objects.get(event=event, player=players[0])
-    event_services.withdraw(entry)
+    event_services.withdraw(entry, by=alice)
     entry.refresh_from_db()
     with pytest.raises(LeagueError, match="withdrawn"):
-        event_services.check_in(entry)
+        event_services.check_in(entry, by=alice)
     knockout = make_event(alice, "Cup KO", format="knockout", rounds=2)
     enter(knockout, ["k1", "k2", "k3"])
-    round_services.generate_round(knockout)
+    round_services.generate_round(knockout, by=alice)
     with pytest.raises(LeagueError, match="no entries"):
         enter(knockout, ["late"])
 

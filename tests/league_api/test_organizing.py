@@ -152,10 +152,10 @@ def test_a_script_runs_the_event_with_http_basic(alice, anonymous, scene):
 # --- creating events --------------------------------------------------------------------------
 
 
-def test_any_logged_in_user_creates_a_draft_they_organize(charlie, as_charlie):
-    response = as_charlie.post(
+def test_an_organizer_creates_a_draft_they_organize(alice, as_alice):
+    response = as_alice.post(
         "/api/events/",
-        {"name": "Charlie's Cup", "game": "schieberamsch", "variant": {"jacks_in_skat": True}},
+        {"name": "Alice's Cup", "game": "schieberamsch", "variant": {"jacks_in_skat": True}},
         format="json",
     )
     assert response.status_code == 201, response.content
@@ -164,7 +164,25 @@ def test_any_logged_in_user_creates_a_draft_they_organize(charlie, as_charlie):
     assert body["variant"]["jacks_in_skat"] is True
     assert body["variant"]["score_divisor"] == 10  # defaults filled in by the engine
     event = Event.objects.get(slug=body["slug"])
-    assert list(event.organizers.all()) == [charlie]
+    assert list(event.organizers.all()) == [alice]
+
+
+def test_an_account_without_the_organizer_role_cannot_create_an_event(as_charlie):
+    response = as_charlie.post(
+        "/api/events/", {"name": "Charlie's Cup", "game": "saichugen"}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json() == {
+        "detail": "creating an event needs the organizer role (staff grant it)"
+    }
+    assert not Event.objects.exists()
+
+
+def test_staff_create_events_without_being_granted_the_role(staff):
+    response = client_of(staff).post(
+        "/api/events/", {"name": "Staff Cup", "game": "saichugen"}, format="json"
+    )
+    assert response.status_code == 201, response.content
 
 
 def test_anonymous_cannot_create_an_event(anonymous):
@@ -215,6 +233,21 @@ def test_entering_an_existing_player_by_id(as_alice, bob, draft):
     )
     assert response.status_code == 201
     assert response.json()["player"] == {"id": bob.player.pk, "name": "bob", "is_bot": False}
+
+
+def test_entering_an_existing_player_needs_the_organizer_role(alice, as_alice, bob, scene):
+    """Alice still runs her cup after staff take her role away, but only with new names."""
+    alice.user_permissions.clear()
+    for body in ({"player_id": bob.player.pk}, {"player": "fritz"}):
+        response = as_alice.post(f"{scene.url}entries/", body, format="json")
+        assert response.status_code == 403, body
+        assert response.json() == {
+            "detail": "entering a player who exists already needs the organizer role "
+            "(staff grant it)"
+        }
+    assert as_alice.post(f"{scene.url}entries/", {"player": "zoe"}).status_code == 201
+    entered = Entry.objects.filter(event=scene.event).values_list("player__name", flat=True)
+    assert sorted(entered) == ["bob", "dora", "emil", "fritz", "gus", "hal", "zoe"]
 
 
 def test_entering_a_player_twice_is_refused(as_alice, scene):

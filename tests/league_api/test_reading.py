@@ -203,7 +203,7 @@ def test_players_can_be_searched_by_name(anonymous, cup):
 def test_a_player_shows_published_events_and_payout_history(anonymous, alice, bob, cup, draft):
     result = finish(table_one(cup), alice)
     bobs_payout = result.scored["totals"]["payouts"][0]
-    event_services.add_entry(draft, bob.player)
+    event_services.add_entry(draft, bob.player, by=alice)
     body = anonymous.get(f"/api/players/{bob.player.pk}/").json()
     assert body["name"] == "bob"
     assert [e["slug"] for e in body["events"]] == [cup.slug]  # not Alice's draft

@@ -136,8 +136,8 @@ def test_a_forfeit_counts_only_once_a_deal_was_completed(
     make_event, alice, django_capture_on_commit_callbacks
 ):
     event = make_event("saichugen", players=6, deals_per_match=2)
-    round_ = round_services.generate_round(event)
-    round_services.publish_round(round_)
+    round_ = round_services.generate_round(event, by=alice)
+    round_services.publish_round(round_, by=alice)
     early, late = round_.fixtures.order_by("number")
     with django_capture_on_commit_callbacks(execute=True):
         record_result(early, by=alice, record=forfeit_record(early, 0), forfeited_seats=[0])
@@ -247,8 +247,8 @@ def test_an_entry_gets_the_rating_the_player_had_when_entering(friendly, users, 
     event = event_services.create_event(
         alice, name="Spring cup", game="saichugen", rounds=2, deals_per_match=1
     )
-    event_services.publish_event(event)
-    entry = event_services.add_entry(event, player)
+    event_services.publish_event(event, by=alice)
+    entry = event_services.add_entry(event, player, by=alice)
     rating = Rating.objects.get(player=player, game="saichugen")
     # Until add_entry stamps it, the event page shows the rating of that moment from history.
     page = client.get(event.get_absolute_url()).content.decode()

@@ -52,7 +52,7 @@ def test_csv_rows_are_a_header_and_one_line_per_player():
         "Total payouts",
         "Opponents' average payout",
     ]
-    assert csv[1] == ["=1", str(ALICE), "Alice", "1", "1", "3", "1", "0", "3", "-1.50"]
+    assert csv[1] == ["1=", str(ALICE), "Alice", "1", "1", "3", "1", "0", "3", "-1.50"]
     assert csv[3] == ["3", str(CAROL), "Carol", "1", "-2", "-6", "0", "0", "-6", "3.00"]
     assert len(standings_csv_rows(rows, CONFIG)[0]) == len(csv[0]) - 1  # no names, no column
 

@@ -1,4 +1,6 @@
-"""``manage.py create_table``: a friendly table outside any event (table-protocol.md)."""
+"""``manage.py create_table``: a friendly table outside any event (table-protocol.md).
+
+The operator's tables are rated unless `--unrated` (lobby-api.md, "Ratings")."""
 
 from __future__ import annotations
 
@@ -26,7 +28,12 @@ class Command(BaseCommand):
         parser.add_argument("--players", required=True, help="NAME,NAME,... in seat order")
         parser.add_argument("--bots", type=int, default=0, help="the last K players are bots")
         parser.add_argument("--deals", type=int, default=1, help="match length N")
-        parser.add_argument("--seed", default=None, help="deal seed (random when omitted)")
+        parser.add_argument(
+            "--seed",
+            default=None,
+            help="deal seed (a secret random one when omitted); every hand of a table dealt "
+            "from a given seed is predictable to whoever knows it",
+        )
         parser.add_argument(
             "--seconds-per-move", type=int, default=0, help="turn clock (0 = no clock)"
         )
@@ -34,6 +41,11 @@ class Command(BaseCommand):
             "--on-timeout", choices=Table.OnTimeout.values, default=Table.OnTimeout.DEFAULT_ACTION
         )
         parser.add_argument("--no-spectators", action="store_true")
+        parser.add_argument(
+            "--unrated",
+            action="store_true",
+            help="do not rate the match (the operator's tables are rated by default, bots too)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         names = [n.strip() for n in options["players"].split(",")]
@@ -80,6 +92,7 @@ class Command(BaseCommand):
                     seconds_per_move=options["seconds_per_move"],
                     on_timeout=options["on_timeout"],
                     allow_spectators=not options["no_spectators"],
+                    rated=not options["unrated"],
                 )
             except (VariantError, ValueError) as exc:
                 raise CommandError(str(exc)) from None

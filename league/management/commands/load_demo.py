@@ -19,6 +19,7 @@ from gameplay import api as gameplay
 from league.models import Event, Player
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services.permissions import organizer_role
 from league.services.results import record_result
 
 ORGANIZER = "organizer"
@@ -54,6 +55,7 @@ class Command(BaseCommand):
         organizer.is_staff = True
         organizer.set_password(password)
         organizer.save()
+        organizer.user_permissions.add(organizer_role())  # staff has it anyway; shown explicitly
         players = []
         for name in DEMO_PLAYERS:
             user, _ = User.objects.get_or_create(username=name)
@@ -89,9 +91,9 @@ class Command(BaseCommand):
                 deals_per_match=3,
                 seed=2026,
             )
-            event_services.publish_event(event)
+            event_services.publish_event(event, by=organizer)
             for player in players:
-                event_services.add_entry(event, player, checked_in=True)
+                event_services.add_entry(event, player, by=organizer, checked_in=True)
         while event.round_set.filter(status="published").count() < PLAYED_ROUNDS:
             self.play_round(event, organizer)
         Event.objects.filter(pk=event.pk).update(play_online=True)
@@ -99,8 +101,8 @@ class Command(BaseCommand):
 
     def play_round(self, event: Event, organizer: Any) -> None:
         round_ = event.round_set.filter(status="draft").first()
-        round_ = round_ or round_services.generate_round(event)
-        round_services.publish_round(round_)
+        round_ = round_ or round_services.generate_round(event, by=organizer)
+        round_services.publish_round(round_, by=organizer)
         for fixture in round_.fixtures.prefetch_related("seats__player"):
             names = [seat.player.name for seat in fixture.seats.all()]
             record = gameplay.random_record(

@@ -1,0 +1,151 @@
+"""Logging set-up that keeps secrets out of every log line, the servers' access logs included.
+
+Seat tokens travel in URLs (`/tables/<id>/?token=…`, `/ws/tables/<id>/?token=…`) and uvicorn
+logs every request line and WebSocket handshake with its query string. `RedactSecrets` rewrites
+`token=<value>` (also percent-encoded, as in a login `next=`), `Token <key>` / `Bearer <key>`
+(API credentials), `"token": "<value>"`, the password of a `scheme://user:password@host` URL
+and the row or key values PostgreSQL quotes in an error (a seat's token, a table's seed).
+
+Where the filter goes, and why: uvicorn configures its own loggers and handlers before it imports
+`config.asgi`; Django then applies LOGGING (at django.setup(), during that import), which leaves
+uvicorn's handlers on its `uvicorn.*` loggers (propagate False), so a filter on our own handler
+alone never sees the access log. `configure` (settings.LOGGING_CONFIG) therefore applies LOGGING,
+then puts the filter on every handler that exists by then (uvicorn's, a `--log-config` file's,
+Daphne's, ours) and on the server loggers themselves: a filter on a logger survives a later
+dictConfig (which replaces handlers, never filters), so uvicorn's lines are redacted whichever
+configured logging last. Celery replaces the root handler when a worker starts; the
+`after_setup_*` signals below filter its handlers too.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.config
+import re
+from typing import Any
+
+REDACTED = "[redacted]"
+
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    # ?token=…, &token=…, seat_token=…, csrftoken=…, and token%3D… inside an encoded `next=`.
+    (re.compile(r"(?i)(token(?:=|%3D|%253D))[^&\s\"'#;,<>()\[\]{}%\\]+"), rf"\g<1>{REDACTED}"),
+    # Authorization: Token <key> / Bearer <key> (DRF token keys are 40 hex digits).
+    (re.compile(r"(?i)\b(Token|Bearer)(\s+)[A-Za-z0-9._~+/=-]{16,}"), rf"\g<1>\g<2>{REDACTED}"),
+    # "token": "…" / 'seat_token': '…' (a dict or JSON in a message).
+    (re.compile(r"(?i)([\"'][\w-]*token[\"']\s*:\s*[\"'])[^\"']+"), rf"\g<1>{REDACTED}"),
+    # postgres://user:password@host, redis://:password@host
+    (re.compile(r"(\b[a-z][a-z0-9+.-]*://[^:/@\s]*:)[^@\s/]+@"), rf"\g<1>{REDACTED}@"),
+    # PostgreSQL's error details quote whole rows (a seat's token, a table's seed) and keys.
+    (re.compile(r"(Failing row contains )\(.*"), rf"\g<1>({REDACTED})."),
+    (
+        re.compile(r"(?i)(Key \([^)]*(?:token|seed|salt|key)[^)]*\)=\().*?(\) (?:already|is not))"),
+        rf"\g<1>{REDACTED}\g<2>",
+    ),
+]
+
+# The loggers through which the servers write request lines (path and query string included).
+SERVER_LOGGERS = (
+    "uvicorn.access",
+    "uvicorn.error",
+    "uvicorn.asgi",
+    "daphne.server",
+    "daphne.http_protocol",
+    "daphne.ws_protocol",
+    "django.channels.server",
+    "django.server",
+    "django.request",
+)
+
+
+def redact(text: str) -> str:
+    """`text` with every secret we know the shape of replaced by `[redacted]`."""
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _redact_arg(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if value is None or isinstance(value, int | float):
+        return value  # %d and %.2f still work
+    text = str(value)  # a request, a URL object: its str() may hold the query string
+    cleaned = redact(text)
+    return value if cleaned == text else cleaned
+
+
+class RedactSecrets(logging.Filter):
+    """Rewrite a record's message, arguments and traceback so no token reaches a log.
+
+    The arguments are redacted one by one, keeping their number and order: uvicorn's access
+    formatter unpacks `record.args` (client, method, path, version, status) itself. A secret
+    that only appears once the message is formatted (split over two arguments) is caught by
+    formatting the message here and keeping only the redacted text.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "_secrets_redacted", False):
+            return True  # one record, several handlers: done once
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, dict):
+            record.args = {k: _redact_arg(v) for k, v in record.args.items()}
+        elif isinstance(record.args, tuple):
+            record.args = tuple(_redact_arg(v) for v in record.args)
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: let the handler report it as usual
+            message = None
+        if message is not None and redact(message) != message:
+            record.msg, record.args = redact(message), ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
+        record._secrets_redacted = True
+        return True
+
+
+def _has_redaction(filterer: logging.Filterer) -> bool:
+    return any(isinstance(f, RedactSecrets) for f in filterer.filters)
+
+
+def redact_every_handler() -> None:
+    """Put `RedactSecrets` on every handler of every logger that exists now, and on the
+    servers' loggers (see the module docstring for why both)."""
+    loggers: list[logging.Logger] = [logging.getLogger()]
+    loggers += [
+        logger
+        for logger in list(logging.Logger.manager.loggerDict.values())
+        if isinstance(logger, logging.Logger)
+    ]
+    loggers += [logging.getLogger(name) for name in SERVER_LOGGERS]
+    for logger in loggers:
+        for handler in logger.handlers:
+            if not _has_redaction(handler):
+                handler.addFilter(RedactSecrets())
+    for name in SERVER_LOGGERS:
+        logger = logging.getLogger(name)
+        if not _has_redaction(logger):
+            logger.addFilter(RedactSecrets())
+
+
+def configure(config: dict[str, Any]) -> None:
+    """settings.LOGGING_CONFIG: apply LOGGING, then redact everywhere."""
+    logging.config.dictConfig(config)
+    redact_every_handler()
+
+
+def _after_celery_setup(**_: Any) -> None:
+    redact_every_handler()
+
+
+try:  # a Celery worker or beat sets up its own handlers after Django's logging
+    from celery.signals import after_setup_logger, after_setup_task_logger
+except ImportError:  # pragma: no cover - Celery is a requirement; stay importable without it
+    pass
+else:
+    after_setup_logger.connect(_after_celery_setup, weak=False)
+    after_setup_task_logger.connect(_after_celery_setup, weak=False)

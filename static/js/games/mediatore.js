@@ -1,0 +1,175 @@
+// Mediatore at the browser table (../shared/rules/mediatore.md): four players, Italian cards,
+// the auction, the called card, the exchange with the monte and the lead signals. Registers its
+// hooks with the core, static/js/table.js.
+(function (M) {
+  "use strict";
+  const { h, seatName, who, cardText, cardName, seatRow } = M;
+
+  const CONTRACT = {
+    chiamo: "Chiamo",
+    mediatore: "Mediatore",
+    solo: "Solo",
+    solissimo: "Solissimo",
+    arcisolissimo: "Arcisolissimo",
+  };
+  const SIGNALS = ["busso", "volo", "striscio", "busso+volo", "busso+striscio"];
+  // Suit by suit, 3 2 A R C F 7 6 5 4.
+  const sortKey = (card) => "dcsb".indexOf(M.suitOf(card)) * 10 + "32ARCF7654".indexOf(M.rankOf(card));
+
+  let signal = ""; // the signal chosen for the next lead ("" = none)
+
+  // The exchange template: the first picks fill the discard, the next the card given back.
+  function exchange(entry, view) {
+    const d = entry.discard;
+    const g = entry.give;
+    const groups = [{ choose: d.choose, from: d.from, picked: "picked discard", badge: "discard" }];
+    if (g) groups.push({ choose: g.choose, from: g.from, picked: "picked give", badge: "give", badgeClass: "badge give" });
+    return {
+      groups,
+      describe: "Exchange",
+      text(picks) {
+        let text = `Choose ${d.choose} cards to discard face down (${picks[0].length}/${d.choose})`;
+        if (g) text += ` and ${g.choose} card to give to ${who(view.giver)} (${picks[1].length}/${g.choose})`;
+        return text;
+      },
+      action: (picks) => ({ act: "exchange", discard: picks[0].slice(), give: g ? picks[1][0] : null }),
+      allows: (action) =>
+        M.pickOk(action.discard, d) &&
+        (g ? M.pickOk([action.give], g) : action.give === null) &&
+        !action.discard.includes(action.give),
+    };
+  }
+
+  // The call: a grid of the cards the declarer may call, a row per suit.
+  function callGrid(entries) {
+    const bySuit = new Map();
+    for (const entry of entries.slice().sort((a, b) => sortKey(a.card) - sortKey(b.card))) {
+      const s = M.suitOf(entry.card);
+      if (!bySuit.has(s)) bySuit.set(s, []);
+      bySuit.get(s).push(entry);
+    }
+    return h(
+      "div",
+      { class: "calls", id: "call-cards" },
+      [...bySuit.values()].map((row) =>
+        h(
+          "div",
+          { class: "call-row" },
+          row.map((entry) =>
+            h("button", { type: "button", class: `card-btn suit-${M.suitOf(entry.card)}`, dataset: { act: "call", card: entry.card }, title: `call the ${cardName(entry.card)}`, onclick: () => M.act(entry) }, M.cardFace(entry.card)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  // A lead may carry a signal: the chips offer those legal for some card; the hand then enables
+  // the cards that may carry the chosen one.
+  function signalChips(plays) {
+    const signals = new Set();
+    for (const entries of plays.values()) for (const e of entries) if (e.signal) signals.add(e.signal);
+    if (!signals.size) return null;
+    return h(
+      "div",
+      { class: "signals", id: "signals", role: "group", "aria-label": "Signal with your lead" },
+      h("span", { class: "label" }, "Signal with your lead: "),
+      ["", ...SIGNALS].map((sig) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: `chip${signal === sig ? " on" : ""}`,
+            "aria-pressed": signal === sig ? "true" : "false",
+            disabled: sig && !signals.has(sig),
+            dataset: { signal: sig || "none" },
+            onclick: () => {
+              signal = sig;
+              M.render();
+            },
+          },
+          sig || "none",
+        ),
+      ),
+    );
+  }
+
+  M.registerGame("mediatore", {
+    deck: {
+      glyph: { d: "◆", c: "♥", s: "♠", b: "♣" },
+      suit: { d: "denari", c: "coppe", s: "spade", b: "bastoni" },
+      rank: { 3: "3", 2: "2", A: "asso", R: "re", C: "cavallo", F: "fante" },
+      legend: "◆ denari · ♥ coppe · ♠ spade · ♣ bastoni",
+    },
+    sortKey,
+    phases: { exchange: "card exchange", call: "the declarer calls a card" },
+
+    seatRoles(s, view) {
+      const roles = view.dealer === s ? ["dealer"] : [];
+      if (view.declarer === s) roles.push(`declarer${view.contract ? " · " + CONTRACT[view.contract] : ""}`);
+      if (view.partner === s && view.declarer !== s) roles.push("partner");
+      if (view.giver === s) roles.push("giver");
+      if (view.eldest === s && view.phase === "auction") roles.push("eldest");
+      return roles;
+    },
+
+    info(state, view) {
+      const parts = [];
+      if (view.contract) parts.push(`${CONTRACT[view.contract]} by ${who(view.declarer)}`);
+      else if (view.high_bid) parts.push(`high bid ${CONTRACT[view.high_bid]}`);
+      if (view.called) parts.push(`called ${cardText(view.called)}`);
+      if (view.contract === "chiamo" && view.called) {
+        if (view.partner !== null && view.partner !== undefined) parts.push(`partner ${who(view.partner)}`);
+        else if (view.alone === true) parts.push("the declarer is alone");
+        else parts.push("partner secret");
+      }
+      return parts;
+    },
+
+    // The trick in play, with the lead's signal.
+    currentTrick(state, view) {
+      if (!(state.status === "playing" && view.phase === "play" && view.signal && view.trick && view.trick.length)) return undefined;
+      return [...M.trickSlots(view.trick, view.leader, null), h("p", { class: "signal-note" }, `Signal: ${view.signal}`)];
+    },
+
+    extra(state, view) {
+      const parts = [];
+      if (!view.monte) return parts;
+      if (view.monte.shown) parts.push(M.cardRow("Monte (shown): ", view.monte.shown));
+      else if (view.monte.seen) parts.push(M.cardRow("Monte (only you saw it): ", view.monte.seen));
+      if (view.monte.new) parts.push(M.cardRow("Your new monte: ", view.monte.new));
+      if (view.given) parts.push(M.cardRow("Card given back: ", [view.given]));
+      return parts;
+    },
+
+    claims: (entry) => entry.act === "call",
+    turnText: (state, view, groups) => (groups.claimed.length ? "Your turn: call a card you do not hold." : undefined),
+    buttonLabel: (entry) => (entry.act === "bid" ? CONTRACT[entry.contract] || entry.contract : undefined),
+    controls(state, view, groups) {
+      const parts = [];
+      if (groups.claimed.length) parts.push(callGrid(groups.claimed));
+      if (groups.plays.size) parts.push(signalChips(groups.plays));
+      return parts;
+    },
+    pickPlay: (options) => options.find((e) => (e.signal || "") === signal),
+    onAct() {
+      signal = "";
+    },
+    choice(entry, view) {
+      if (entry.act === "exchange") return exchange(entry, view);
+      if (entry.act === "discard") return M.pickCards(entry, `Discard ${entry.choose} cards face down`);
+      return undefined;
+    },
+
+    dealRows: (state, view) => [seatRow("tricks", view.tricks_won || []), seatRow("thirds", view.thirds_taken || [])],
+
+    log(state, view) {
+      const lines = [];
+      for (const b of view.bids || []) lines.push(b.act === "pass" ? `${seatName(b.seat)} passes` : `${seatName(b.seat)} bids ${CONTRACT[b.contract]}`);
+      if (view.called) lines.push(`${seatName(view.declarer)} calls ${cardText(view.called)}`);
+      if (view.giver !== null && view.giver !== undefined) lines.push(`${seatName(view.giver)} hands ${cardText(view.called)} over`);
+      if (view.monte && view.monte.shown) lines.push(`Monte shown: ${view.monte.shown.map(cardText).join(" ")}`);
+      (view.played || []).forEach((t, i) => lines.push(M.trickLine(t, i)));
+      return lines;
+    },
+  });
+})(window.Mediana);

@@ -1,0 +1,81 @@
+// Saichugen at the browser table (../shared/rules/saichugen.md): everyone commits a card face
+// down at once; the middle card takes the trick. Registers its hooks with the core, table.js.
+(function (M) {
+  "use strict";
+  const { h, seatName, cardText, seatRow } = M;
+
+  M.registerGame("saichugen", {
+    // The strength order itself (A lowest; equal ranks C < D < H < S).
+    sortKey: (card) => "A23456789TJQK".indexOf(M.rankOf(card)) * 4 + "CDHS".indexOf(M.suitOf(card)),
+    phases: { commit: "everyone commits a card face down" },
+    // The seats commit on the same seq: another seat's commit leaves the decision as it was.
+    decision: (view) => [view.deal, view.round, view.trick],
+
+    seatFacts: (s, view) => (view.game_scores ? [`game ${view.game_scores[s]}`] : []),
+    seatStatus(s, state, view) {
+      if (state.status !== "playing" || !view.committed) return undefined;
+      return view.committed[s]
+        ? h("span", { class: "committed", dataset: { committed: "1" } }, "✓ committed")
+        : h("span", { class: "thinking" }, "choosing…");
+    },
+
+    info: (state, view) =>
+      state.status !== "finished" ? [`round ${view.round + 1} of 5, trick ${view.trick + 1} of 3`] : [],
+
+    // The commits so far, face down (your own face up).
+    currentTrick(state, view) {
+      const cards = [];
+      if (state.status === "playing") {
+        (view.committed || []).forEach((done, s) => {
+          if (done) cards.push({ seat: s, card: s === state.seat && view.my_commit ? view.my_commit : null });
+        });
+      }
+      return M.trickSlots(cards, 0, null);
+    },
+    lastTrick(state, view) {
+      const t = (view.tricks || [])[view.tricks.length - 1];
+      if (!t) return null;
+      return {
+        cards: t.cards.map((card, seat) => ({ seat, card })),
+        leader: 0,
+        winner: t.winner,
+        note: `${seatName(t.winner)} takes ${t.value}`,
+      };
+    },
+
+    waitingText(state, view) {
+      if (!(view.committed && view.committed[state.seat])) return undefined;
+      return `You committed ${view.my_commit ? cardText(view.my_commit) : "a card"}; waiting for ${(state.to_act || []).map(seatName).join(", ")}.`;
+    },
+    turnText: (state, view, groups) => (groups.plays.size ? "Your turn: commit a card face down." : undefined),
+
+    dealRows(state, view) {
+      const rows = [];
+      (view.rounds || []).forEach((r, i) => {
+        rows.push(seatRow(`round ${i + 1}`, r.scores.map((sc, s) => (r.banked[s] ? `${sc} ✓` : `${sc}`))));
+      });
+      if (state.status === "playing") rows.push(seatRow(`round ${view.round + 1} so far`, view.round_scores || []));
+      rows.push(seatRow("game score", view.game_scores || [], { class: "total" }));
+      return rows;
+    },
+
+    log(state, view) {
+      const lines = [];
+      const tricks = view.tricks || [];
+      tricks.forEach((t, i) => {
+        const cards = t.cards.map((c, s) => `${seatName(s)} ${cardText(c)}`).join(", ");
+        lines.push(`Round ${t.round + 1}: ${cards} → ${seatName(t.winner)} takes ${t.value}`);
+        const r = (view.rounds || [])[t.round];
+        const endOfRound = i === tricks.length - 1 || tricks[i + 1].round !== t.round;
+        if (r && endOfRound) {
+          const banked = r.banked.map((b, s) => (b ? `${seatName(s)} ${b}` : null)).filter(Boolean);
+          lines.push(`Round ${t.round + 1} scores ${r.scores.join(" / ")}: banked by ${banked.length ? banked.join(", ") : "the median (0)"}.`);
+        }
+      });
+      if (state.status === "playing") {
+        (view.committed || []).forEach((c, s) => { if (c) lines.push(`${seatName(s)} has committed a card.`); });
+      }
+      return lines;
+    },
+  });
+})(window.Mediana);
