@@ -39,10 +39,11 @@ run: $(VENV)/.base
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-## lint: ruff lint and format check
+## lint: ruff lint and format check, then the import contracts (pyproject.toml, [tool.importlinter])
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(VENV)/.dev
 	$(BIN)/ruff check --fix .

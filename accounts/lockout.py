@@ -39,7 +39,8 @@ def lockout_username(request: Any, credentials: dict[str, Any] | None) -> str | 
     if credentials:
         name = credentials.get(field)
     else:
-        name = getattr(request, "data", request.POST).get(field)
+        form = getattr(request, "data", request.POST)
+        name = form.get(field, form.get("login"))  # `login`: allauth's form's name for it
     return name.casefold() if isinstance(name, str) else name
 
 

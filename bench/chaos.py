@@ -11,7 +11,8 @@ clock); and plays every other seat with a random socket client: it connects with
 to either server, plays a random legal action, sometimes sends `sync`, sometimes sends the same
 action id twice, sometimes disconnects (also with an action in flight) and reconnects to a random
 server. Every `--kill-every` seconds, for `--duration` seconds, one process (either server, the
-worker or beat) is killed with SIGKILL and started again. Then the clients and bots play on until
+worker or beat; random, each kind once in every four kills) is killed with SIGKILL and started
+again. Then the clients and bots play on until
 every table has finished (or `--finish-timeout`), and the run checks what we promise:
 
 - every table finished, and its log, its record and its stored state and result agree (the
@@ -382,10 +383,13 @@ async def chaos(
     kills: list[tuple[float, str]] = []
     busy0, total0 = machine_busy()
     next_kill = started + args.kill_every  # a fixed schedule, whatever a restart takes
+    order: list[str] = []
     while next_kill < chaos_ends:
         await asyncio.sleep(max(0.0, next_kill - time.monotonic()))
         next_kill += args.kill_every
-        victim = procs[rng.choice(SERVICES)]
+        if not order:  # random, but each kind in turn: every one is killed in a long run
+            order = rng.sample(SERVICES, len(SERVICES))
+        victim = procs[order.pop()]
         victim.kill()
         kills.append((round(time.monotonic() - started, 1), victim.name))
         print(f"[{kills[-1][0]:6.1f}s] SIGKILL {victim.name}, restarting", flush=True)
@@ -407,7 +411,7 @@ def check_tables(tables: list[dict[str, Any]]) -> dict[str, Any]:
     """Log, state, record and result agree at every table; the action counts by kind."""
     from gameplay.engines import records
     from gameplay.models import Action, Table
-    from gameplay.services.tables import rebuild_match
+    from gameplay.services.matches import rebuild_match
 
     out = {"finished": 0, "replay_mismatch": [], "log_holes": [], "actions": Counter()}
     for t in tables:
@@ -529,7 +533,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--duration", type=float, default=180.0, help="seconds of killing")
     parser.add_argument("--kill-every", type=float, default=20.0)
-    parser.add_argument("--finish-timeout", type=float, default=600.0)
+    parser.add_argument("--finish-timeout", type=float, default=900.0)
     parser.add_argument("--ratings-timeout", type=float, default=240.0)
     parser.add_argument("--deals", type=int, default=0, help="match length (0: fit --duration)")
     parser.add_argument("--clock", type=int, default=20, help="seconds per move (turn clock)")

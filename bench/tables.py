@@ -154,7 +154,7 @@ def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, A
     django.setup()
     from gameplay.engines import registry
     from gameplay.models import Seat
-    from gameplay.services.tables import SeatSpec, create_table
+    from gameplay.services.create import SeatSpec, create_table
 
     seats = registry.get_game(game).seats
     out = []

@@ -26,10 +26,10 @@ application = ProtocolTypeRouter(
 import gc  # noqa: E402
 
 # Long-lived server: everything loaded so far lives as long as the process. Move it out of the
-# collector's view, so a full collection walks only what was made since (it walked every module,
-# tens of ms, before), and collect young objects less often. The older generations keep
+# collector's view, so a full collection walks only what was made since (not every module's
+# objects: tens of ms), and collect young objects less often. The older generations keep
 # CPython's ratios (10, 10): a full collection after 100 young ones. Rarer than that (it was
-# 50 × 100) left cyclic garbage that outlived two young collections - the thread, executor and
+# 50 x 100) left cyclic garbage that outlived two young collections - the thread, executor and
 # database wrapper of a slow request, a closed socket's consumer - in memory for hours. No
 # setting can make the collector close connections in time (an idle server allocates nothing
 # and collects nothing): database connections go back to their pool explicitly at the end of

@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "axes",
+    "allauth",
+    "allauth.account",
     "accounts",
     "gameplay",
     "league",
@@ -67,11 +69,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.malformed.RefuseNulMiddleware",  # a NUL in a URL: 404/400, not a database error
+    "config.busy.PoolBusyMiddleware",  # no database connection free in time: 503, not 500
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: turns a locked-out log-in into accounts.lockout's 429 page.
     "axes.middleware.AxesMiddleware",
@@ -83,9 +87,10 @@ AUTH_USER_MODEL = "accounts.User"
 # Axes first: it refuses a locked-out pair (user name, address) before a password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, finding the user name without regard to case (names are unique so).
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "login"  # /login/ forwards to allauth's /accounts/login/, keeping ?next=
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -231,6 +236,41 @@ if REDIS_URL:
     }
 # Spectator sockets per client address and ASGI process (gameplay/consumers/limits.py).
 GAMEPLAY_SPECTATORS_PER_ADDRESS = env_int("GAMEPLAY_SPECTATORS_PER_ADDRESS", 20, minimum=1)
+
+# --- Accounts and e-mail --------------------------------------------------------------------
+# django-allauth's account views at /accounts/ (docs/accounts.md). Log in by user name only: the
+# lockout counts failures per user name (accounts/lockout.py), and a second name for the same
+# account (its e-mail) would give a guesser a second count.
+ACCOUNT_ADAPTER = "league.profile.adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtras"
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION") or "none"
+if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
+    raise ImproperlyConfigured(
+        "ACCOUNT_EMAIL_VERIFICATION must be none, optional or mandatory, "
+        f"got {ACCOUNT_EMAIL_VERIFICATION!r}"
+    )
+# An address is optional unless it must be verified.
+_EMAIL_FIELD = "email*" if ACCOUNT_EMAIL_VERIFICATION == "mandatory" else "email"
+ACCOUNT_SIGNUP_FIELDS = ["username*", _EMAIL_FIELD, "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+# allauth's own log-in limits count failures per user name from anywhere (anyone could lock the
+# owner out) and per address: django-axes already locks the pair instead. Its other limits
+# (sign-ups, password-reset mails per address and per address asked for) stay.
+ACCOUNT_RATE_LIMITS = {"login": None, "login_failed": None}
+# Mail: printed to the console in the embedded mode (a reset link shows there); a deployment
+# (DATABASE_URL) or an EMAIL_HOST sends it over SMTP.
+EMAIL_HOST = env_str("EMAIL_HOST") or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "mediana@localhost"
+if DATABASE_URL or env_str("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 # --- Internationalisation, static files ----------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -1,16 +1,20 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from accounts import views as accounts_views
 from config import health, views
+from league.profile import views as profile_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("login/", accounts_views.legacy_login, name="login"),
+    path("logout/", accounts_views.legacy_logout, name="logout"),
+    path("accounts/profile/", profile_views.profile, name="profile"),
+    path("accounts/profile/token/", profile_views.replace_token, name="profile-token"),
+    path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

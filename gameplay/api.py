@@ -3,7 +3,8 @@
 `league` (and anything else outside gameplay) imports only this module: the engine registry as
 plain data, variant validation, scoring of game records, and — with online play — starting a
 table for a fixture and reading its result. Gameplay never imports league; it announces a
-finished match with the `match_finished` signal (sent after commit).
+finished match with the `match_finished` signal (`gameplay/signals.py`, re-exported here; sent
+after commit).
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from django.dispatch import Signal
-
 from gameplay.engines import registry
 from gameplay.engines.errors import EngineError, RecordError, VariantError
+from gameplay.signals import match_finished
 
 __all__ = [
     "EngineError",
@@ -33,11 +33,6 @@ __all__ = [
     "table_result",
     "validate_variant",
 ]
-
-# Sent (after the database commit) when a table's match ends: sender=None, table_ref=str,
-# result=score_record-shaped dict, seats=[{"seat": n, "user_id": int|None, "bot": str|None}],
-# rated=bool, finished_at=datetime.
-match_finished = Signal()
 
 
 @dataclass(frozen=True)
@@ -140,21 +135,22 @@ def start_table(
     allow_spectators: bool = True,
     rated: bool = False,
     names: list[str] | None = None,
+    bot_level: str = "basic",
 ) -> str:
     """Open an online table for a fixture and return its id (the league's `table_ref`).
 
     `seats` in seat order (seat 0 deals first): a user id (int) for a person, a name (str) for a
-    bot seat played by the built-in bot. `names` are the display names (default: usernames and
-    bot names). `seed`: leave it None, and the deals come from a secret seed drawn with
-    `secrets`; a given seed makes every hand predictable to whoever knows it (never pass
-    anything derived from public data). `on_timeout` is "default" (a legal default action) or
-    "forfeit". Raises
-    `VariantError` for a bad variant, seat count or match length. Call it inside the league's
+    bot seat played by the built-in bot at `bot_level` (`random` or `basic`, docs/bots.md).
+    `names` are the display names (default: usernames and bot names). `seed`: leave it None,
+    and the deals come from a secret seed drawn with `secrets`; a given seed makes every hand
+    predictable to whoever knows it (never pass anything derived from public data).
+    `on_timeout` is "default" (a legal default action) or "forfeit". Raises `VariantError` for
+    a bad variant, seat count, match length or bot level. Call it inside the league's
     transaction: bots start moving only after it commits.
     """
     from django.contrib.auth import get_user_model
 
-    from gameplay.services.tables import SeatSpec, create_table
+    from gameplay.services.create import SeatSpec, create_table
 
     users = get_user_model().objects.in_bulk([s for s in seats if isinstance(s, int)])
     specs = []
@@ -167,7 +163,7 @@ def start_table(
             name = users[who].get_username()
             specs.append(SeatSpec(names[n] if names else name, user_id=who))
         else:
-            specs.append(SeatSpec(names[n] if names else who, bot=who))
+            specs.append(SeatSpec(names[n] if names else who, bot=who, bot_level=bot_level))
     try:
         table = create_table(
             game_name,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from gameplay.models import Table
-from gameplay.services.tables import SeatSpec, create_table
+from gameplay.services.create import SeatSpec, create_table
 
 DEMO_PLAYER = "ana"
 DEMO_BOTS = ("Bot Bianca", "Bot Bruno")

@@ -1,8 +1,8 @@
 """Tables: one match each, its seats and its append-only action log.
 
 The log is the truth; `Table.state` is a cache of the engine state after `Table.seq` actions
-(rebuilt from the log when missing). Rows are written only by `gameplay.services.tables`:
-every action claims the next `seq` with a conditional UPDATE (see `play_action`).
+(rebuilt from the log when missing). Rows are written only by `gameplay.services` (`create`,
+`play`, `clocks`): every action claims the next `seq` with a conditional UPDATE (`claim.py`).
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """A place at a table: a user account, or a bot seat with a name. `token` lets a client act
-    for the seat without a session (bots, invitation links)."""
+    """A place at a table: a user account, or a bot seat with a name and a level. `token` lets a
+    client act for the seat without a session (bots, invitation links)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -89,6 +89,13 @@ class Seat(models.Model):
         related_name="table_seats",
     )
     bot = models.CharField(max_length=60, blank=True, help_text="name of a built-in bot seat")
+    bot_level = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        help_text="the level of the built-in bot that plays the seat (docs/bots.md); blank for a "
+        "person",
+    )
     name = models.CharField(max_length=150, help_text="display name at the table")
     token = models.CharField(max_length=64, unique=True, default=new_seat_token)
 
@@ -101,6 +108,10 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(user__isnull=True) | Q(bot=""), name="bot_seat_has_no_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(bot="", bot_level="") | (~Q(bot="") & ~Q(bot_level="")),
+                name="bot_seat_has_a_level",
             ),
         ]
 

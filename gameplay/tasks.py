@@ -1,4 +1,8 @@
-"""Celery tasks of the gameplay app: bot moves and the clock sweeper (ids in, never objects)."""
+"""Celery tasks of the gameplay app: bot moves and the clock sweeper (ids in, never objects).
+
+The services queue these by name (`gameplay.queue`), never by importing this module, so the
+imports go one way only.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,10 @@ import socket
 
 from celery import shared_task
 
+from gameplay import queue
+from gameplay.services.bot_moves import play_bot
+from gameplay.services.clocks import sweep_clocks as sweep
+
 
 @shared_task(name="gameplay.ping")
 def ping(token: str) -> dict[str, object]:
@@ -14,17 +22,14 @@ def ping(token: str) -> dict[str, object]:
     return {"token": token, "pid": os.getpid(), "host": socket.gethostname()}
 
 
-@shared_task(name="gameplay.bot_move", ignore_result=True)
+@shared_task(name=queue.BOT_MOVE, ignore_result=True)
 def bot_move(table_id: str, seq: int) -> bool:
     """Let the bot due at `seq` move; nothing if the table has moved on (run twice = once)."""
-    from gameplay.services.tables import play_bot
-
     return play_bot(table_id, seq)
 
 
-@shared_task(name="gameplay.sweep_clocks", ignore_result=True)
-def sweep_clocks() -> int:
-    """Apply due turn-clock timeouts (Celery beat, every second or two)."""
-    from gameplay.services.tables import sweep_clocks as sweep
-
-    return sweep()
+@shared_task(name=queue.SWEEP_CLOCKS, ignore_result=True)
+def sweep_clocks(bot_grace: float | None = None) -> int:
+    """Apply due turn-clock timeouts (Celery beat, every second or two; the embedded server's
+    sweeper, whose first sweep passes `bot_grace=0`)."""
+    return sweep(bot_grace=bot_grace)

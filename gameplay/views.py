@@ -13,14 +13,14 @@ from django.views.decorators.http import require_GET
 
 from gameplay.engines import registry
 from gameplay.models import Table
-from gameplay.services import tables
+from gameplay.services import identity, matches
 
 
-def _viewer(request: HttpRequest, table: Table) -> tables.Identity | None:
+def _viewer(request: HttpRequest, table: Table) -> identity.Identity | None:
     """Who is looking: `?token=` (a seat), else the session user's seat, else a spectator when
     the table allows one; `None` = may not look. The same rule as the WebSocket's."""
     token = request.GET.get("token") or None
-    return tables.identify(table.id, token, request.user)
+    return identity.identify(table.id, token, request.user)
 
 
 @require_GET
@@ -65,4 +65,4 @@ def table_record(request: HttpRequest, table_id: str) -> JsonResponse:
     obj = get_object_or_404(Table.objects.defer("state"), pk=table_id)
     if obj.status != Table.Status.FINISHED or _viewer(request, obj) is None:
         raise Http404("no record yet")
-    return JsonResponse(tables.table_record(obj.id), json_dumps_params={"indent": 1})
+    return JsonResponse(matches.table_record(obj.id), json_dumps_params={"indent": 1})

@@ -6,10 +6,15 @@ invariants (one counting result per fixture, a zero-sum ledger); views never `.s
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
+
+from league.scheduling.formats import formats as registered_formats
 
 
 class Player(models.Model):
@@ -43,17 +48,17 @@ class Player(models.Model):
         return reverse("league:player", args=[self.pk])
 
 
+def format_choices() -> list[tuple[str, Any]]:
+    """(name, translated label) of every registered format, in the order forms offer them."""
+    return [(fmt.name, gettext_lazy(fmt.label)) for fmt in registered_formats()]
+
+
 class Event(models.Model):
     """A tournament or a league season for one game, with its rules of play and scheduling."""
 
     class Kind(models.TextChoices):
         TOURNAMENT = "tournament", "Tournament"
         LEAGUE = "league", "League season"
-
-    class Format(models.TextChoices):
-        LEAGUE = "league", "League (everybody meets everybody as evenly as possible)"
-        SWISS = "swiss", "Swiss (tables by current standings)"
-        KNOCKOUT = "knockout", "Knockout (table winners advance)"
 
     class Leftover(models.TextChoices):
         BYE = "bye", "Bye"
@@ -77,7 +82,9 @@ class Event(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
     game = models.CharField(max_length=32)
     variant = models.JSONField(default=dict, blank=True)
-    format = models.CharField(max_length=12, choices=Format.choices, default=Format.SWISS)
+    # The registry's formats (league/scheduling/formats/), read on use: a new format needs no
+    # migration.
+    format = models.CharField(max_length=12, choices=format_choices, default="swiss")
     rounds = models.PositiveSmallIntegerField(default=3)
     deals_per_match = models.PositiveSmallIntegerField(default=3)
     leftover = models.CharField(max_length=4, choices=Leftover.choices, default=Leftover.BYE)

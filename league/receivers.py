@@ -1,4 +1,7 @@
-"""The league's side of the one door: a finished online fixture becomes its counted result."""
+"""The league's side of the one door: a finished online fixture becomes its counted result.
+
+And the league's side of sign-up: every new account gets its player.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.models import Fixture, Result
+from league.services.players import player_for_user
 from league.services.results import record_result
 
 log = logging.getLogger(__name__)
@@ -39,3 +43,9 @@ def fixture_match_finished(sender: Any, table_ref: str, **kwargs: Any) -> None:
         )
     except LeagueError:
         log.exception("the record of table %s was refused for %s", table_ref, fixture)
+
+
+def account_signed_up(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """allauth's `user_signed_up`: the account's player, under its user name (the sign-up form
+    refused a name any player holds, league.profile.adapter)."""
+    player_for_user(user)

@@ -1,49 +1,47 @@
-"""Celery tasks of the league: carry ids, and are safe to run twice."""
+"""Celery tasks of the league: carry ids, and are safe to run twice.
+
+The tasks call the services; services queue them by name through `league.queue` (never by
+importing this module), so the imports only go one way.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from league import queue
+from league.models import Event
+from league.ratings import services as ratings
+from league.services.standings import refresh_standings
 
-@shared_task(name="league.recompute_standings")
+
+@shared_task(name=queue.RECOMPUTE_STANDINGS)
 def recompute_standings(event_id: int) -> int:
     """Rebuild the event's standings snapshot; running it again changes nothing."""
-    from league.models import Event
-    from league.services.standings import refresh_standings
-
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return 0
     return len(refresh_standings(event))
 
 
-@shared_task(name="league.rate_result")
+@shared_task(name=queue.RATE_RESULT)
 def rate_result(result_id: int) -> int:
     """Rate (or, after a correction, re-rate) the fixture of this result; idempotent."""
-    from league.ratings.services import rate_result as rate
-
-    return rate(result_id)
+    return ratings.rate_result(result_id)
 
 
-@shared_task(name="league.rate_matches")
+@shared_task(name=queue.RATE_MATCHES)
 def rate_matches(game: str) -> int:
     """Rate the game's pending matches in finish order; running it again rates nothing."""
-    from league.ratings.services import rate_game
-
-    return rate_game(game)
+    return ratings.rate_game(game)
 
 
-@shared_task(name="league.rate_event")
+@shared_task(name=queue.RATE_EVENT)
 def rate_event(event_id: int) -> int:
     """Rate an event's results as the rule now has them (after publishing); idempotent."""
-    from league.ratings.services import rate_event as rate
-
-    return rate(event_id)
+    return ratings.rate_event(event_id)
 
 
-@shared_task(name="league.sweep_ratings")
+@shared_task(name=queue.SWEEP_RATINGS)
 def sweep_ratings() -> int:
     """Rate results whose rating task was lost (beat, every minute); idempotent."""
-    from league.ratings.services import sweep_ratings as sweep
-
-    return sweep()
+    return ratings.sweep_ratings()

@@ -11,6 +11,9 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from gameplay.consumers.table import parse_message
+from gameplay.services.errors import TableError
+
 ECHO_GROUP = "echo"
 _PID = os.getpid()  # tells which server process answered
 
@@ -25,6 +28,15 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(ECHO_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Parsed as the table socket parses (bounded size and depth): junk is an error."""
+        try:
+            content = parse_message(text_data)
+        except TableError as exc:
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "broadcast":

@@ -22,8 +22,9 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from gameplay.consumers import limits
-from gameplay.services import notify, runner, tables
+from gameplay.services import notify, payloads, play, runner
 from gameplay.services.errors import TableError
+from gameplay.services.identity import identify
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         raw_query = self.scope.get("query_string", b"").decode("latin1")
         query = parse_qs(raw_query, keep_blank_values=True)
         token = query.get("token", [None])[0]
-        identity = await in_pool(tables.identify)(self.table_id, token, self.scope.get("user"))
+        identity = await in_pool(identify)(self.table_id, token, self.scope.get("user"))
         if identity is None:
             await self.close()  # before accept: the handshake is answered with HTTP 403
             return
@@ -255,6 +256,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.handle(content)
         except StopConsumer:
             raise
+        except OSError:
+            # The client closed while we answered (uvicorn's ClientDisconnected is an OSError):
+            # a normal end of a connection, with nobody left to answer.
+            log.debug("table %s seat %s: the client went away mid-answer", self.table_id, self.seat)
         except Exception:
             # Not the client's fault (the message was well formed): say so loudly, answer, and
             # resend the table, since the failure may have come after the action was applied.
@@ -287,7 +292,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         latest, seq = self.last_seq, None
         try:
             seq, action, client_id = parse_act(content)
-            played = await in_pool(tables.play_action)(
+            played = await in_pool(play.play_action)(
                 self.table_id, self.seat, action, seq, client_id=client_id
             )
         except TableError as exc:
@@ -319,7 +324,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_missing(self, again: bool = False) -> None:
         """Send every state after the last one sent, up to now; `again`: at least the current."""
-        states = await in_pool(tables.states_since)(self.table_id, self.seat, self.last_seq)
+        states = await in_pool(payloads.states_since)(self.table_id, self.seat, self.last_seq)
         for state in states:
             if state["seq"] > self.last_seq or (again and state["seq"] == self.last_seq):
                 await self.send(text_data=json.dumps(state))

@@ -4,7 +4,8 @@ With a real broker a bot move is a Celery task with a countdown, and Celery beat
 sweeper. Eager Celery (the embedded mode) ignores countdowns and runs tasks inline, so inside a
 server process bot moves are delayed on its event loop and a background task sweeps the clocks;
 outside one (management commands, tests) bot moves run inline, one after the other (a queue, not
-recursion: a bots-only match is hundreds of moves).
+recursion: a bots-only match is hundreds of moves). Either way it runs the gameplay tasks by
+name (`gameplay.queue`), never importing the services they call.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from collections import deque
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from gameplay import queue
+
 logger = logging.getLogger(__name__)
 
 _local = threading.local()
@@ -27,18 +30,20 @@ _sweeping: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _tasks: set[asyncio.Task] = set()
 
 
+def bot_delay() -> float:
+    """Seconds a bot waits before moving (so people can follow the play)."""
+    return float(getattr(settings, "GAMEPLAY_BOT_DELAY", 0.8))
+
+
 def _eager() -> bool:
     return bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))
 
 
 def schedule_bot(table_id: str, seq: int) -> None:
     """Queue the move of the bot due at `seq` (called after commit)."""
-    from gameplay.services.tables import bot_delay
-    from gameplay.tasks import bot_move
-
     delay = bot_delay()
     if not _eager():
-        bot_move.apply_async((table_id, seq), countdown=delay)
+        queue.send(queue.BOT_MOVE, table_id, seq, countdown=delay)
         return
     loop = _server_loop
     if loop is not None and loop.is_running() and not loop.is_closed():
@@ -59,17 +64,13 @@ def _call_later(loop: asyncio.AbstractEventLoop, delay: float, table_id: str, se
 
 
 async def _bot_on_loop(table_id: str, seq: int) -> None:
-    from gameplay.tasks import bot_move
-
     try:
-        await database_sync_to_async(bot_move.apply)(args=(table_id, seq))
+        await database_sync_to_async(queue.run_here)(queue.BOT_MOVE, table_id, seq)
     except Exception:
         logger.exception("bot move at table %s seq %s failed", table_id, seq)
 
 
 def _run_inline(table_id: str, seq: int) -> None:
-    from gameplay.tasks import bot_move
-
     pending: deque[tuple[str, int]] = _local.__dict__.setdefault("pending", deque())
     pending.append((table_id, seq))
     if getattr(_local, "draining", False):
@@ -77,7 +78,7 @@ def _run_inline(table_id: str, seq: int) -> None:
     _local.draining = True
     try:
         while pending:
-            bot_move.apply(args=pending.popleft())
+            queue.run_here(queue.BOT_MOVE, *pending.popleft())
     finally:
         _local.draining = False
         pending.clear()
@@ -101,8 +102,6 @@ def start_embedded_services() -> None:
 
 
 async def _sweep_forever() -> None:
-    from gameplay.services.tables import sweep_clocks
-
     interval = float(getattr(settings, "GAMEPLAY_CLOCK_SWEEP_SECONDS", 1.0))
     # First sweep of this process: bots that were due when the previous process stopped are
     # queued nowhere (eager Celery ran them on that process's loop), so re-queue every overdue
@@ -111,7 +110,7 @@ async def _sweep_forever() -> None:
     while True:
         await asyncio.sleep(interval)
         try:
-            await database_sync_to_async(sweep_clocks)(bot_grace=bot_grace)
+            await database_sync_to_async(queue.run_here)(queue.SWEEP_CLOCKS, bot_grace)
         except Exception:
             logger.exception("clock sweep failed")
         bot_grace = None

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.api import match_finished
+from league.ratings.services import record_friendly_match
 
 
 def on_match_finished(sender: Any, **kwargs: Any) -> None:
-    from league.ratings.services import record_friendly_match
-
     record_friendly_match(
         table_ref=kwargs["table_ref"],
         result=kwargs["result"],

@@ -7,6 +7,9 @@ from the `match_finished` signal). Every change of a game's ratings happens whil
 game's `RatingGame` row lock, in match-finish order (`finished_at`, then id). A match that arrives
 late, or a corrected result, rewinds the game to just before that match and re-rates every
 match from there on, so the stored ratings always equal a full recomputation.
+
+The league's services queue the tasks that call this module by name (`league.queue`) and never
+import it: the ratings sit above the services (they read players and who may organize there).
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from league import queue
 from league.models import (
-    Entry,
     Event,
     Fixture,
     Player,
@@ -42,6 +45,7 @@ from league.ratings.compute import (
     rate_match,
 )
 from league.services.permissions import organizer_role_holders
+from league.services.players import bot_player, player_for_user
 
 logger = logging.getLogger(__name__)
 
@@ -49,34 +53,6 @@ logger = logging.getLogger(__name__)
 def provisional_games() -> int:
     """Below this many rated games a player is provisional (listed apart on the leaderboard)."""
     return int(getattr(settings, "RATING_PROVISIONAL_GAMES", 10))
-
-
-# --- scheduling (called from other services; side effects after commit, carrying ids) ----------
-
-
-def queue_ratings(result: Result) -> None:
-    """Rate (or re-rate) the fixture of this new result version once the transaction commits."""
-    from league.tasks import rate_result
-
-    result_id = result.pk
-    # robust: the result is committed; a broker that is down must not answer 500 for it, and
-    # `sweep_ratings` (beat) rates whatever a lost task left behind.
-    transaction.on_commit(lambda: rate_result.delay(result_id), robust=True)
-
-
-def queue_game(game: str) -> None:
-    from league.tasks import rate_matches
-
-    transaction.on_commit(lambda: rate_matches.delay(game))
-
-
-def queue_event_ratings(event_id: int) -> None:
-    """Bring an event's matches in line with `rated_fixtures` once the transaction commits (the
-    event was published: results entered while it was a draft count from now on)."""
-    from league.tasks import rate_event as task
-
-    # robust, as queue_ratings: `sweep_ratings` catches up if the broker is down.
-    transaction.on_commit(lambda: task.delay(event_id), robust=True)
 
 
 # --- what may change a rating -------------------------------------------------------------------
@@ -232,24 +208,8 @@ def rate_event(event_id: int) -> int:
 # --- inputs: friendly tables --------------------------------------------------------------------
 
 
-def bot_player(name: str) -> Player:
-    """The bot player called `name`, made on first use. A person's name never becomes a bot's:
-    if a person has it, the bot plays as "<name> [bot]"."""
-    name = name.strip() or "Bot"
-    candidate, n = name, 1
-    while True:
-        # get_or_create re-reads the row if another process creates it at the same moment.
-        player, _ = Player.objects.get_or_create(name=candidate, defaults={"is_bot": True})
-        if player.is_bot:
-            return player
-        n += 1
-        candidate = f"{name} [bot]" if n == 2 else f"{name} [bot {n}]"
-
-
 def seat_players(seats: Sequence[dict[str, Any]]) -> list[Player]:
     """League players for a table's seats, in seat order: accounts and bots."""
-    from league.services.events import player_for_user
-
     ordered = sorted(seats, key=lambda s: s["seat"])
     users = get_user_model().objects.in_bulk([s["user_id"] for s in ordered if s.get("user_id")])
     players = []
@@ -302,7 +262,7 @@ def record_friendly_match(
                 )
         except IntegrityError:  # the same table announced twice, concurrently
             return None
-        queue_game(game)
+        queue.rate_matches(game)
     return match
 
 
@@ -482,24 +442,7 @@ def recompute(game: str) -> int:
     return rate_pending(game)
 
 
-# --- ratings at entry -----------------------------------------------------------------------------
-
-
-def stamp_rating_at_entry(entry: Entry) -> float | None:
-    """Store the player's current rating in the event's game as the entry's rating at entry
-    (the displayed ordinal; None while unrated). Call it right after creating the entry."""
-    game = Event.objects.filter(pk=entry.event_id).values_list("game", flat=True).get()
-    ordinal = (
-        Rating.objects.filter(player_id=entry.player_id, game=game)
-        .values_list("ordinal", flat=True)
-        .first()
-    )
-    if ordinal is not None:
-        Entry.objects.filter(pk=entry.pk, rating_at_entry__isnull=True).update(
-            rating_at_entry=ordinal
-        )
-        entry.rating_at_entry = ordinal
-    return ordinal
+# --- ratings at entry (league.services.players stamps the entry) -------------------------------
 
 
 def rating_then(game: str) -> Subquery:

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from random import Random
 
-from league.scheduling import local_search
 from league.scheduling.errors import SchedulingError
-from league.scheduling.knockout import knockout_round
-from league.scheduling.league import build_league_schedule
-from league.scheduling.leftovers import choose_byes, table_sizes
+from league.scheduling.formats import get_format
 from league.scheduling.records import PairHistory, PlayerRecord, RoundPlan
-from league.scheduling.seating import seat_round
-from league.scheduling.swiss import standings_order, swiss_round
 from league.scheduling.validation import check_event
-
-# Annealing steps per player when one league round is planned around what was played.
-_FALLBACK_ITERATIONS_PER_PLAYER = 3000
 
 
 def plan_round(
@@ -30,20 +21,17 @@ def plan_round(
 ) -> RoundPlan:
     """Tables (in seat order) and byes for round `round_no` (1-based) of an event.
 
-    league: round `round_no` of the precomputed schedule for these player ids and seed, as
-    long as what was played (pair meetings and byes) matches that schedule; after
-    withdrawals or late entries it does not, and the round is optimised against `history`.
-    swiss: neighbours in the standings (`position`) sit together, avoiding rematches.
-    knockout: the players still in, seeded by `position`, dealt in snake order.
+    The input is checked here, once for every format; the registered format (`formats/`)
+    plans the round: league follows its precomputed schedule while what was played matches
+    it, swiss seats neighbours in the standings, knockout deals the players still in by seed.
     """
-    ids = [p.id for p in players]
+    fmt = get_format(format)
     check_event(
-        ids,
+        [p.id for p in players],
         table_size,
         leftover,
         rounds=round_no,
-        fmt=format,
-        allow_short_field=format == "knockout",
+        allow_short_field=fmt.short_field,
     )
     for p in players:
         if p.seat_counts and len(p.seat_counts) != table_size:
@@ -51,76 +39,6 @@ def plan_round(
                 f"Player {p.id} has seat counts for {len(p.seat_counts)} seats, "
                 f"but tables seat {table_size}."
             )
-    if format == "swiss":
-        return swiss_round(players, history, table_size, leftover)
-    if format == "knockout":
-        seeds = [p.id for p in standings_order(players)]
-        counts = {p.id: _seat_counts(p, table_size) for p in players}
-        return knockout_round(seeds, table_size, history, leftover, counts)
-    return _league_round(players, history, table_size, round_no, leftover, seed)
-
-
-def _league_round(
-    players: Sequence[PlayerRecord],
-    history: PairHistory,
-    table_size: int,
-    round_no: int,
-    leftover: str,
-    seed: int,
-) -> RoundPlan:
-    ids = [p.id for p in players]
-    schedule = build_league_schedule(ids, table_size, round_no, seed, leftover)
-    if _schedule_was_followed(schedule[: round_no - 1], players, history):
-        return schedule[round_no - 1]
-    return history_aware_round(players, history, table_size, leftover, seed, round_no)
-
-
-def _schedule_was_followed(
-    played: list[RoundPlan], players: Sequence[PlayerRecord], history: PairHistory
-) -> bool:
-    """True when history is exactly what the schedule's earlier rounds would have produced."""
-    expected = PairHistory.from_rounds(played).meetings
-    actual = {k: v for k, v in history.meetings.items() if v}
-    if expected != actual:
-        return False
-    byes: dict[int, int] = {}
-    for plan in played:
-        for b in plan.byes:
-            byes[b] = byes.get(b, 0) + 1
-    return all(byes.get(p.id, 0) == p.byes for p in players)
-
-
-def history_aware_round(
-    players: Sequence[PlayerRecord],
-    history: PairHistory,
-    table_size: int,
-    leftover: str,
-    seed: int,
-    round_no: int,
-) -> RoundPlan:
-    """One league round that spreads meetings given who has met whom so far.
-
-    Byes go to those with the fewest, by a seeded lottery among equals; tables are found by
-    the same annealing as whole schedules, with the history as the starting counts.
-    """
-    rng = Random(f"league-round:{seed}:{round_no}:{table_size}:{leftover}")
-    ordered = sorted(players, key=lambda p: p.id)
-    lottery = {p.id: rng.random() for p in ordered}
-    sizes, n_byes = table_sizes(len(ordered), table_size, leftover)
-    bye_ids = {p.id for p in choose_byes(ordered, n_byes, key=lambda p: lottery[p.id])}
-    index = {p.id: i for i, p in enumerate(ordered)}
-    n = len(ordered)
-    counts = [[0] * n for _ in range(n)]
-    for (a, b), m in history.meetings.items():
-        if a in index and b in index:
-            counts[index[a]][index[b]] = counts[index[b]][index[a]] = m
-    sitting = [index[p.id] for p in ordered if p.id not in bye_ids]
-    tables = local_search.greedy_round(sitting, sizes, counts, rng)
-    tables = local_search.optimise(n, [tables], counts, rng, _FALLBACK_ITERATIONS_PER_PLAYER * n)[0]
-    seat_counts = {p.id: _seat_counts(p, table_size) for p in ordered}
-    labelled = [[ordered[i].id for i in t] + [None] * (table_size - len(t)) for t in tables]
-    return RoundPlan(seat_round(labelled, seat_counts, table_size), tuple(sorted(bye_ids)))
-
-
-def _seat_counts(player: PlayerRecord, table_size: int) -> list[int]:
-    return list(player.seat_counts) if player.seat_counts else [0] * table_size
+    return fmt.plan_round(
+        players, history, table_size=table_size, round_no=round_no, leftover=leftover, seed=seed
+    )

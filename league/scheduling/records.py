@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 PlayerId = int
-Format = Literal["league", "swiss", "knockout"]
 Leftover = Literal["bye", "bot"]
-FORMATS: tuple[str, ...] = ("league", "swiss", "knockout")
 LEFTOVERS: tuple[str, ...] = ("bye", "bot")
 
 Table = tuple[PlayerId | None, ...]
@@ -77,3 +75,27 @@ class RoundPlan:
 
     def players(self) -> list[PlayerId]:
         return [p for t in self.tables for p in t if p is not None]
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One table's counted result as a format reads it (to say who advances).
+
+    seats: the players in seat order, None for a bot seat; winners: the winning seat numbers;
+    payouts: each seat's payout total for the match (the game's own result, not the event's
+    scoring: how results become match points is the standings' business, never a format's).
+    """
+
+    seats: tuple[PlayerId | None, ...]
+    winners: frozenset[int]
+    payouts: tuple[int, ...]
+
+    def finishing_order(self) -> list[PlayerId]:
+        """The people at the table, best first: winners, then by payout, then by seat.
+
+        Bots are left out: a bot that filled a seat never places, the best person after it does.
+        """
+        order = sorted(
+            range(len(self.seats)), key=lambda s: (s not in self.winners, -self.payouts[s], s)
+        )
+        return [p for s in order if (p := self.seats[s]) is not None]

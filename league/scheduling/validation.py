@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from league.scheduling.errors import SchedulingError
-from league.scheduling.records import FORMATS, LEFTOVERS, PlayerId
+from league.scheduling.records import LEFTOVERS, PlayerId
 
 TABLE_SIZES = (3, 4)
 
@@ -17,14 +17,14 @@ def check_event(
     leftover: str,
     *,
     rounds: int | None = None,
-    fmt: str = "league",
     allow_short_field: bool = False,
 ) -> None:
-    """Raise SchedulingError for anything the scheduler cannot plan."""
+    """Raise SchedulingError for anything the scheduler cannot plan.
+
+    The format is checked where it is looked up (`formats.get_format`); `allow_short_field` is
+    the format's say on fewer players than seats (with bot seats, at least two)."""
     if table_size not in TABLE_SIZES:
         raise SchedulingError(f"Tables must seat 3 or 4 players, not {table_size}.")
-    if fmt not in FORMATS:
-        raise SchedulingError(f"Unknown format {fmt!r}; choose one of {', '.join(FORMATS)}.")
     if leftover not in LEFTOVERS:
         raise SchedulingError(
             f"Unknown leftover rule {leftover!r}; choose one of {', '.join(LEFTOVERS)}."

@@ -14,9 +14,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
+from league import queue, scheduling
 from league.errors import LeagueError
 from league.models import Entry, Event, Fixture, Player
-from league.ratings.services import queue_event_ratings, stamp_rating_at_entry
+from league.services import players
 from league.services.permissions import check_can_manage, check_can_organize
 from league.services.standings import touch_standings
 from league.standings import validate_tiebreaks
@@ -27,6 +28,15 @@ DEFAULT_TIEBREAKS = ["total_payouts", "wins", "opponents_average_payout", "head_
 def check_tiebreaks(names: list[str]) -> list[str]:
     validate_tiebreaks(names)  # raises StandingsError, a LeagueError
     return list(names)
+
+
+def check_format(name: str) -> scheduling.Format:
+    """The registered format called `name` (league/scheduling/formats/): an event's rules
+    between rounds. An unknown one (or one no longer registered) is a clear refusal, not a 500."""
+    try:
+        return scheduling.get_format(name)
+    except scheduling.SchedulingError as exc:
+        raise LeagueError(str(exc)) from None
 
 
 def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +50,8 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["variant"] = gameplay.validate_variant(game, fields.get("variant") or {})
     except gameplay.VariantError as exc:
         raise LeagueError(str(exc)) from None
+    if "format" in fields:
+        check_format(fields["format"])
     if int(fields.get("rounds", 1)) < 1:
         raise LeagueError("an event needs at least one round")
     if int(fields.get("deals_per_match", 1)) < 1:
@@ -122,7 +134,7 @@ def publish_event(event: Event, *, by: Any) -> None:
         .update(visibility=Event.Visibility.PUBLISHED)
     )
     if published:
-        queue_event_ratings(event.pk)
+        queue.rate_event(event.pk)
 
 
 @transaction.atomic
@@ -190,15 +202,10 @@ def enter_player(
     """
     check_can_manage(by, event)
     if player_id is not None:
-        check_may_enter_existing(by)
-        player = Player.objects.filter(pk=player_id).first() if 0 < player_id < 2**63 else None
-        if player is None:
-            raise LeagueError(f"there is no player {player_id}")
+        check_may_enter_existing(by)  # before the lookup: no probing which ids exist
+        player = players.player_by_id(player_id)
     else:
-        name = (name or "").strip()
-        if not name:
-            raise LeagueError("a player needs a name")
-        player, created = Player.objects.get_or_create(name=name)
+        player, created = players.player_named(name)
         if not created:
             check_may_enter_existing(by)
     return _enter(event, player, checked_in=checked_in)
@@ -209,14 +216,17 @@ def _enter(event: Event, player: Player, *, checked_in: bool) -> Entry:
     require_open(event)
     if player.is_bot:
         raise LeagueError("bots fill seats by themselves; they cannot enter")
-    if event.format == Event.Format.KNOCKOUT and event.round_set.exists():
-        raise LeagueError("a knockout takes no entries once its first round is planned")
+    if not check_format(event.format).late_entries and event.round_set.exists():
+        raise LeagueError(
+            _("a %(format)s takes no entries once its first round is planned")
+            % {"format": event.format}
+        )
     entry, created = Entry.objects.get_or_create(
         event=event, player=player, defaults={"checked_in": checked_in}
     )
     if not created:
         raise LeagueError(f"{player.name} has already entered")
-    stamp_rating_at_entry(entry)
+    players.stamp_rating_at_entry(entry)
     touch_standings(event.pk)
     return entry
 
@@ -242,14 +252,3 @@ def withdraw(entry: Entry, *, by: Any) -> None:
         .first()
     )
     Entry.objects.filter(pk=entry.pk).update(withdrawn_after_round=last or 0)
-
-
-def player_for_user(user: Any) -> Player:
-    """The league player of a user account, made on first use."""
-    player = Player.objects.filter(user=user).first()
-    if player:
-        return player
-    name, n = user.get_username(), 2
-    while Player.objects.filter(name=name).exists():
-        name, n = f"{user.get_username()}-{n}", n + 1
-    return Player.objects.create(name=name, user=user)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 
 from gameplay import api as gameplay
+from league import queue, scheduling
 from league.errors import LeagueError, LeagueFault
-from league.models import Fixture, LedgerEntry, Result, Round
-from league.ratings.services import queue_ratings
-from league.services.events import require_open
+from league.models import Fixture, LedgerEntry, Result, Round, Seat
+from league.services.events import check_format, require_open
 from league.services.permissions import check_can_manage
 from league.services.standings import touch_standings
 
@@ -142,13 +143,8 @@ def record_result(
             f"version {now}, you saw {expected_version}); reload and check it first"
         )
     scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)
-    if current and event.format == event.Format.KNOCKOUT:
-        later = event.round_set.filter(number__gt=fixture.round.number).exists()
-        if later and _advancer(fixture, current.scored) != _advancer(fixture, scored):
-            raise LeagueError(
-                f"round {fixture.round.number + 1} was planned from this table's winner; a "
-                f"correction that changes who advances cannot be counted now"
-            )
+    if current and event.round_set.filter(number__gt=fixture.round.number).exists():
+        _check_advancers_kept(fixture, current.scored, scored)
     if current:
         Result.objects.filter(pk=current.pk).update(current=False)
         LedgerEntry.objects.filter(result=current).delete()
@@ -167,17 +163,35 @@ def record_result(
     )
     write_ledger(result)
     touch_standings(event.pk)
-    queue_ratings(result)
+    queue.rate_result(result.pk)  # robust: a broker that is down is no 500 (a sweep catches up)
     return result
 
 
-def _advancer(fixture: Fixture, scored: dict[str, Any]) -> int | None:
-    """Who goes through from this knockout table (as `rounds.knockout_survivors` orders it)."""
+def table_result(seats: Sequence[Seat], scored: dict[str, Any]) -> scheduling.TableResult:
+    """A table's counted result as the formats read it (`seats` in seat order, players loaded).
+
+    One translation for both readers: `generate_round` (who goes on) and `record_result`
+    (whether a correction would change that)."""
+    return scheduling.TableResult(
+        seats=tuple(None if seat.player.is_bot else seat.player_id for seat in seats),
+        winners=frozenset(scored["winners"]),
+        payouts=tuple(scored["totals"]["payouts"]),
+    )
+
+
+def _check_advancers_kept(fixture: Fixture, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Once the next round exists, a correction may not change who went on from this table
+    (a knockout's next round was planned from it). The event's format says who advances;
+    formats that do not pick (league, Swiss) never refuse."""
+    fmt = check_format(fixture.round.event.format)
     seats = list(fixture.seats.select_related("player").order_by("number"))
-    payouts, winners = scored["totals"]["payouts"], scored["winners"]
-    order = sorted(range(len(seats)), key=lambda s: (s not in winners, -payouts[s], s))
-    people = [seats[s].player_id for s in order if not seats[s].player.is_bot]
-    return people[0] if people else None
+    if fmt.advancers([table_result(seats, before)], []) != fmt.advancers(
+        [table_result(seats, after)], []
+    ):
+        raise LeagueError(
+            f"round {fixture.round.number + 1} was planned from this table's winner; a "
+            f"correction that changes who advances cannot be counted now"
+        )
 
 
 def ledger_rows(result: Result) -> list[LedgerEntry]:

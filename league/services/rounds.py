@@ -15,16 +15,17 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
 from league import scheduling
 from league.errors import LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
-from league.services.events import require_open
+from league.services.events import check_format, require_open
 from league.services.permissions import check_can_manage
+from league.services.players import bot_players
+from league.services.results import table_result
 from league.services.standings import compute_rows, touch_standings
-
-BOT_PREFIX = "Bot"
 
 
 def active_entries(event: Event) -> list[Entry]:
@@ -96,22 +97,27 @@ def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> li
     ]
 
 
-def knockout_survivors(previous: Round) -> set[int]:
-    """Who is still in after a knockout round: each table's winner, and those who had a bye.
-
-    A bot that filled a seat never advances; the best-placed person at its table does.
-    """
+def round_results(round_: Round) -> list[scheduling.TableResult]:
+    """Every table's counted result, table 1 first; a table without one is refused."""
     results = []
-    for fixture in previous.fixtures.prefetch_related("seats__player", "results"):
+    for fixture in round_.fixtures.prefetch_related("seats__player", "results"):
         result = next((r for r in fixture.results.all() if r.current), None)
         if result is None:
-            raise LeagueError(f"table {fixture.number} of round {previous.number} has no result")
-        seats = list(fixture.seats.all())
-        payouts, winners = result.scored["totals"]["payouts"], result.scored["winners"]
-        order = sorted(range(len(seats)), key=lambda s: (s not in winners, -payouts[s], s))
-        results.append([seats[s].player_id for s in order if not seats[s].player.is_bot])
-    byes = previous.byes.values_list("player_id", flat=True)
-    return set(scheduling.advancers(results)) | set(byes)
+            raise LeagueError(f"table {fixture.number} of round {round_.number} has no result")
+        results.append(table_result(list(fixture.seats.all()), result.scored))
+    return results
+
+
+def played_plan(round_: Round) -> scheduling.RoundPlan:
+    """A stored round as the scheduler writes one: tables in seat order (None: bot), byes."""
+    tables: dict[int, list[int | None]] = {}
+    seats = Seat.objects.filter(fixture__round=round_).order_by("fixture__number", "number")
+    for fixture_id, player_id, is_bot in seats.values_list(
+        "fixture_id", "player_id", "player__is_bot"
+    ):
+        tables.setdefault(fixture_id, []).append(None if is_bot else player_id)
+    byes = Bye.objects.filter(round=round_).values_list("player_id", flat=True)
+    return scheduling.RoundPlan(tuple(map(tuple, tables.values())), tuple(byes))
 
 
 @transaction.atomic
@@ -126,20 +132,29 @@ def generate_round(event: Event, *, by: Any) -> Round:
     number = (last.number + 1) if last else 1
     if number > event.rounds:
         raise LeagueError(f"all {event.rounds} rounds of this event exist")
-    if event.format != Event.Format.LEAGUE and last is not None:
+    fmt = check_format(event.format)
+    if fmt.needs_results and last is not None:
         missing = last.fixtures.exclude(results__current=True).count()
         if missing:
             raise LeagueError(
-                f"round {last.number} still waits for {missing} result(s); "
-                f"{event.get_format_display().split(' ')[0]} rounds need them"
+                _(
+                    "round %(number)s still waits for %(missing)s result(s); "
+                    "%(format)s rounds need them"
+                )
+                % {"number": last.number, "missing": missing, "format": _(fmt.title)}
             )
     table_size = gameplay.game(event.game).seats
     entries = active_entries(event)
-    if event.format == Event.Format.KNOCKOUT and last is not None:
-        if last.fixtures.count() == 1 and not last.byes.exists():
-            raise LeagueError("the final has been played: the knockout is decided")
-        still_in = knockout_survivors(last)
-        entries = [e for e in entries if e.player_id in still_in]
+    still_in = None
+    if last is not None:
+        if fmt.is_decided(played_plan(last)):
+            raise LeagueError(_(fmt.decided_message))
+        if fmt.needs_results:  # every result is in (checked above): the format may pick
+            byes = last.byes.values_list("player_id", flat=True)
+            still_in = fmt.advancers(round_results(last), list(byes))
+    if still_in is not None:
+        going_on = set(still_in)
+        entries = [e for e in entries if e.player_id in going_on]
     elif len(entries) < table_size:
         raise LeagueError(f"{len(entries)} checked-in players cannot fill a table of {table_size}")
     try:
@@ -157,22 +172,6 @@ def generate_round(event: Event, *, by: Any) -> Round:
     round_ = Round.objects.create(event=event, number=number)
     store_plan(round_, plan, event)
     return round_
-
-
-def bot_players(count: int) -> list[Player]:
-    """`count` distinct bot players ("Bot 1", "Bot 2", …), made on first use.
-
-    A name a person has taken (any organizer can enter a person called "Bot 2") is skipped:
-    otherwise one event's entry would stop every other event from filling bot seats.
-    """
-    bots: list[Player] = []
-    n = 0
-    while len(bots) < count:
-        n += 1
-        bot, _ = Player.objects.get_or_create(name=f"{BOT_PREFIX} {n}", defaults={"is_bot": True})
-        if bot.is_bot:
-            bots.append(bot)
-    return bots
 
 
 def store_plan(round_: Round, plan: Any, event: Event) -> None:

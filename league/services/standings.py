@@ -7,6 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from league import queue
 from league.models import Bye, Entry, Event, Fixture, Player, Result, StandingsSnapshot
 from league.standings import ByeRecord, MatchRecord, StandingsConfig, compute_standings
 
@@ -90,12 +91,10 @@ def touch_standings(event_id: int) -> None:
     Pages compare the snapshot's version with the event's, so they are right even before the
     task has run (or when no worker is running); the task only saves the first reader the work.
     """
-    from league.tasks import recompute_standings
-
     Event.objects.filter(pk=event_id).update(standings_version=F("standings_version") + 1)
-    # robust: the change is committed by now; a broker that is down must not turn it into a 500
-    # (pages recompute a snapshot that is behind, so nothing is lost without the task).
-    transaction.on_commit(lambda: recompute_standings.delay(event_id), robust=True)
+    # robust (queue.recompute_standings): the change is committed by then; a broker that is down
+    # must not turn it into a 500 (pages recompute a snapshot that is behind).
+    queue.recompute_standings(event_id)
 
 
 @transaction.atomic

@@ -6,11 +6,12 @@ caches the rows; everything here is testable (and benchmarked) without a databas
 
 from .errors import StandingsError, StandingsFault, UnknownTiebreak
 from .export import csv_header, standings_csv_rows
-from .records import ByeRecord, MatchRecord, StandingsConfig, StandingsRow, Value
+from .records import ByeRecord, MatchRecord, StandingsRow, Value
 from .table import compute_standings, rank_tally
 from .tally import EventTally, PlayerTally, pairwise_points, tally_event
 from .tiebreaks import (
     TIEBREAKS,
+    StandingsConfig,
     Tiebreak,
     get_tiebreak,
     lot_number,

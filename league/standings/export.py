@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .records import StandingsConfig, StandingsRow
-from .tiebreaks import get_tiebreak
+from .records import StandingsRow
+from .tiebreaks import StandingsConfig, get_tiebreak
 
 BASE_COLUMNS = (
     "Rank",

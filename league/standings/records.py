@@ -3,6 +3,9 @@
 The league service turns fixture, result and bye rows into these records, calls
 `compute_standings` and caches the rows it returns; keeping them frozen lets the same records be
 reused for several recomputations (and hashed) without fear of one run altering the next.
+
+The bottom of the package's stack: records <- tally <- tiebreaks (and `StandingsConfig`, which
+checks names against their registry) <- table, export. Nothing here imports the layers above.
 """
 
 from __future__ import annotations
@@ -37,24 +40,6 @@ class ByeRecord:
     player_id: int
     round_no: int
     match_points: int
-
-
-@dataclass(frozen=True, slots=True)
-class StandingsConfig:
-    """How the event breaks ties: registry names in order, and the seed of the drawing of lots.
-
-    The names are checked on construction so a bad configuration fails where it is made.
-    """
-
-    tiebreaks: tuple[str, ...] = ()
-    lot_seed: int = 0
-
-    def __post_init__(self) -> None:
-        from .tiebreaks import validate_tiebreaks
-
-        # A JSON field hands us a list; keep the config hashable and immutable all the same.
-        object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
-        validate_tiebreaks(self.tiebreaks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .records import ByeRecord, MatchRecord, StandingsConfig, StandingsRow, Value
+from .records import ByeRecord, MatchRecord, StandingsRow, Value
 from .tally import EventTally, tally_event
-from .tiebreaks import MatchPoints, Tiebreak, get_tiebreak
+from .tiebreaks import MatchPoints, StandingsConfig, Tiebreak, get_tiebreak
 
 
 def compute_standings(

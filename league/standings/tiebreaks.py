@@ -9,6 +9,7 @@ still tied (head-to-head) says so with `per_group = True` and is handed that gro
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from .errors import StandingsError, UnknownTiebreak
@@ -72,6 +73,23 @@ def validate_tiebreaks(names: Iterable[str]) -> None:
         if name in seen:
             raise StandingsError(f"The tie-break “{TIEBREAKS[name].label}” is listed twice.")
         seen.add(name)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsConfig:
+    """How the event breaks ties: registry names in order, and the seed of the drawing of lots.
+
+    The names are checked on construction so a bad configuration fails where it is made; it
+    lives beside the registry it checks against, so records.py needs nothing above it.
+    """
+
+    tiebreaks: tuple[str, ...] = ()
+    lot_seed: int = 0
+
+    def __post_init__(self) -> None:
+        # A JSON field hands us a list; keep the config hashable and immutable all the same.
+        object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
+        validate_tiebreaks(self.tiebreaks)
 
 
 @register

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gameplay.services import tables
+from gameplay.services import clocks, matches
 from tests.gameplay.conftest import (
     make_table,
     make_users,
@@ -80,7 +80,7 @@ def test_the_record_is_served_only_when_the_match_is_over(client, people):
     assert finished.status == "finished"
     response = client.get(f"/tables/{finished.id}/record.json")
     assert response.status_code == 200
-    assert response.json() == tables.table_record(finished.id)
+    assert response.json() == matches.table_record(finished.id)
     assert response.json()["format"] == "mediana.record/1"
 
 
@@ -90,7 +90,7 @@ def test_a_private_tables_record_is_for_its_players_only(client, people):
     with_token = f"/tables/{table.id}/record.json?token={token(table, 0)}"
     assert client.get(with_token).status_code == 404  # not finished yet
     now = _past_deadline(table)
-    assert tables.forfeit(table.id, 0, table.seq, now=now) == 1
+    assert clocks.forfeit(table.id, 0, table.seq, now=now) == 1
     assert client.get(f"/tables/{table.id}/record.json").status_code == 404
     client.force_login(olga)
     assert client.get(f"/tables/{table.id}/record.json").status_code == 404

@@ -37,7 +37,7 @@ AT_SEQ = """(seq) => {
 SERVER_STATE = """
 import json
 from gameplay.models import Table
-from gameplay.services.tables import load_match
+from gameplay.services.matches import load_match
 table = Table.objects.get(pk={table!r})
 match = load_match(table)
 view = match.view(None)

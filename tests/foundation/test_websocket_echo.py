@@ -71,3 +71,16 @@ async def test_broadcast_reaches_every_connection():
         message = await communicator.receive_json_from()
         assert message == {"type": "broadcast", "text": "hi all", "from": None}
         await communicator.disconnect()
+
+
+async def test_a_malformed_frame_is_an_error_and_the_echo_stays_open():
+    communicator = WebsocketCommunicator(application, "/ws/echo/")
+    assert (await communicator.connect())[0]
+    await communicator.receive_json_from()
+    for junk in ["[" * 5000 + "]" * 5000, "not json", '{"a": NaN}']:
+        await communicator.send_to(text_data=junk)
+        answer = await communicator.receive_json_from()
+        assert (answer["type"], answer["code"]) == ("error", "bad_message")
+    await communicator.send_json_to({"still": "here"})
+    assert (await communicator.receive_json_from())["data"] == {"still": "here"}
+    await communicator.disconnect()

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 
 from gameplay.bots.common import expand_random
 from gameplay.models import Seat, Table
-from gameplay.services import tables
-from gameplay.services.tables import SeatSpec
+from gameplay.services import cache, create, matches
+from gameplay.services.create import SeatSpec
 
 
 @pytest.fixture(autouse=True)
@@ -19,9 +19,18 @@ def quick_tables(settings):
     """Bots move at once, no background sweeper (tests sweep explicitly), a fresh cache."""
     settings.GAMEPLAY_BOT_DELAY = 0
     settings.GAMEPLAY_EMBEDDED_SWEEPER = False
-    tables.forget_cached()
+    cache.forget()
     yield
-    tables.forget_cached()
+    cache.forget()
+
+
+@pytest.fixture(params=[True, False], ids=["match-cache", "no-match-cache"])
+def match_cache(request, settings):
+    """Run the test with this process's match cache and without it (`GAMEPLAY_MATCH_CACHE`):
+    the cached way into `play_action` only supplies the snapshot, so every answer is the same."""
+    settings.GAMEPLAY_MATCH_CACHE = request.param
+    cache.forget()
+    return request.param
 
 
 def make_users(*names: str) -> list[Any]:
@@ -40,7 +49,7 @@ def make_table(
     seats = [SeatSpec(u.username, user_id=u.pk) for u in people]
     seats += [SeatSpec(name, bot=name) for name in bots or []]
     options.setdefault("seed", 7)
-    return tables.create_table(game, seats, **options)
+    return create.create_table(game, seats, **options)
 
 
 def token(table: Table, seat: int) -> str:
@@ -50,7 +59,7 @@ def token(table: Table, seat: int) -> str:
 def current(table: Table):
     """The table row and its match, as the server sees them now."""
     table.refresh_from_db()
-    return table, tables.load_match(table)
+    return table, matches.load_match(table)
 
 
 def some_legal(match, seat: int) -> dict[str, Any]:

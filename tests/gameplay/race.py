@@ -1,6 +1,6 @@
 """The seq race, runnable in a test process or on its own against any database:
 
-    DATABASE_URL=sqlite:////tmp/x.sqlite3 python -m tests.gameplay.race
+    DATABASE_URL=sqlite:////tmp/x.sqlite3 [RACE_MATCH_CACHE=0] python -m tests.gameplay.race
 
 Two threads (each with its own database connection) act for two Saichugen seats on the same
 seq at the same moment, round after round; prints one JSON summary line.
@@ -41,9 +41,9 @@ def seq_race(rounds: int = 12) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from gameplay.models import Action
-    from gameplay.services import tables
+    from gameplay.services import create, play
+    from gameplay.services.create import SeatSpec
     from gameplay.services.errors import TableError
-    from gameplay.services.tables import SeatSpec
     from tests.gameplay.conftest import current, some_legal
 
     User = get_user_model()
@@ -51,7 +51,7 @@ def seq_race(rounds: int = 12) -> dict[str, Any]:
     for name in ("race-a", "race-b", "race-c"):
         user, _ = User.objects.get_or_create(username=name)
         seats.append(SeatSpec(name, user_id=user.pk))
-    table = tables.create_table("saichugen", seats, seed=1)
+    table = create.create_table("saichugen", seats, seed=1)
     outcomes = []
     for _ in range(rounds):
         table, match = current(table)
@@ -59,12 +59,8 @@ def seq_race(rounds: int = 12) -> dict[str, Any]:
         a, b = match.to_act()[:2]
         results = race(
             [
-                lambda a=a, t=table, m=match, q=seq: tables.play_action(
-                    t.id, a, some_legal(m, a), q
-                ),
-                lambda b=b, t=table, m=match, q=seq: tables.play_action(
-                    t.id, b, some_legal(m, b), q
-                ),
+                lambda a=a, t=table, m=match, q=seq: play.play_action(t.id, a, some_legal(m, a), q),
+                lambda b=b, t=table, m=match, q=seq: play.play_action(t.id, b, some_legal(m, b), q),
             ]
         )
         outcomes.append(
@@ -82,7 +78,7 @@ def seq_race(rounds: int = 12) -> dict[str, Any]:
             if len(match.to_act()) == 3:
                 break
             seat = match.to_act()[0]
-            tables.play_action(table.id, seat, some_legal(match, seat), table.seq)
+            play.play_action(table.id, seat, some_legal(match, seat), table.seq)
     table.refresh_from_db()
     seqs = list(Action.objects.filter(table=table).order_by("seq").values_list("seq", flat=True))
     return {"outcomes": outcomes, "seq": table.seq, "log": seqs}
@@ -90,8 +86,12 @@ def seq_race(rounds: int = 12) -> dict[str, Any]:
 
 if __name__ == "__main__":
     import json
+    import os
 
     import django
+    from django.conf import settings
 
     django.setup()
+    # The parent test runs with the match cache and without it (RACE_MATCH_CACHE=0).
+    settings.GAMEPLAY_MATCH_CACHE = os.environ.get("RACE_MATCH_CACHE", "1") != "0"
     print(json.dumps(seq_race()))

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from gameplay.bots.common import expand_random
 from gameplay.models import Action, Table
-from gameplay.services import tables
+from gameplay.services import matches, play
 
 from .conftest import make_table, make_users
 
@@ -33,19 +33,19 @@ def play_out(table: Table) -> None:
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return
-        match = tables.load_match(table)
+        match = matches.load_match(table)
         seat = match.to_act()[0]
         action = expand_random(rng.choice(match.legal(seat)), rng)
-        tables.play_action(table.id, seat, action, table.seq)
+        play.play_action(table.id, seat, action, table.seq)
 
 
 @pytest.fixture
 def committed():
     """A Saichugen table where seat 0 has committed a card face down."""
     table = make_table("saichugen", people=make_users("ana", "ben", "cleo"), seed=None)
-    match = tables.load_match(table)
+    match = matches.load_match(table)
     card = match.view(0)["hand"][0]
-    tables.play_action(table.id, 0, {"act": "commit", "card": card}, 0)
+    play.play_action(table.id, 0, {"act": "commit", "card": card}, 0)
     table.refresh_from_db()
     return table, card
 

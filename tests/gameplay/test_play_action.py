@@ -9,18 +9,20 @@ from io import StringIO
 import pytest
 import time_machine
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from gameplay import api
 from gameplay.engines import registry
 from gameplay.models import Action, Table
-from gameplay.services import tables
+from gameplay.services import cache, clocks, matches, payloads, runner
 from gameplay.services.errors import TableError
-from gameplay.services.tables import play_action
+from gameplay.services.play import play_action
 
 from .conftest import current, make_table, make_users, some_legal
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("match_cache")]
 
 
 @pytest.fixture
@@ -64,6 +66,21 @@ def test_checks_answer_in_protocol_order(people):
     assert table.seq == 0 and not Action.objects.exists()
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+def test_a_move_the_cache_knows_is_one_statement_and_without_the_cache_reads_the_row(
+    people, match_cache
+):
+    table = make_table(people=people)
+    for n in range(2):  # the first move also reads the seats, once per process
+        table, match = current(table)
+        seat = match.to_act()[0]
+        with CaptureQueriesContext(connection) as queries:
+            play_action(table.id, seat, some_legal(match, seat), table.seq, client_id=f"m{n}")
+    statements = [q["sql"].split(None, 1)[0] for q in queries.captured_queries]
+    # cached: the claim and the log insert, nothing read; else the row, the id, the state
+    assert statements == (["WITH"] if match_cache else ["SELECT", "SELECT", "SELECT", "WITH"])
+
+
 def test_a_retried_id_is_acknowledged_not_applied_again_and_ids_are_per_seat(people):
     table = make_table(game="saichugen", people=people)
     table, match = current(table)
@@ -96,11 +113,11 @@ def test_a_table_rebuilt_from_its_log_mid_deal_is_identical(people):
     table.refresh_from_db()
     cached = registry.load_match(table.state)
     assert not cached.finished and cached.log[-1][2], "mid-deal"
-    tables.forget_cached()  # a restarted server has nothing in memory
-    rebuilt = tables.rebuild_match(table)
+    cache.forget()  # a restarted server has nothing in memory
+    rebuilt = matches.rebuild_match(table)
     assert rebuilt.dump() == cached.dump()
     for seat in (0, 1, 2, None):
-        assert tables.states_since(table.id, seat, -1)[0]["view"] == cached.view(seat)
+        assert payloads.states_since(table.id, seat, -1)[0]["view"] == cached.view(seat)
 
 
 def test_states_after_a_gap_are_replayed_one_per_seq(people):
@@ -109,7 +126,7 @@ def test_states_after_a_gap_are_replayed_one_per_seq(people):
         table, match = current(table)
         seat = match.to_act()[0]
         play_action(table.id, seat, some_legal(match, seat), table.seq)
-    states = tables.states_since(table.id, 2, 1)
+    states = payloads.states_since(table.id, 2, 1)
     assert [s["seq"] for s in states] == [2, 3, 4]
     assert all(s["seat"] == 2 and "hand" in s["view"] for s in states)
 
@@ -119,9 +136,9 @@ def test_a_clock_that_expires_with_nobody_connected_is_applied_once(people):
     table.refresh_from_db()
     assert table.deadline is not None
     with time_machine.travel(table.deadline + timedelta(seconds=1), tick=False):
-        assert tables.sweep_clocks() == 1
-        assert tables.sweep_clocks() == 0
-        assert tables.apply_timeouts(table.id) == 0
+        assert clocks.sweep_clocks() == 1
+        assert clocks.sweep_clocks() == 0
+        assert clocks.apply_timeouts(table.id) == 0
     timeouts = Action.objects.filter(table=table, kind=Action.Kind.TIMEOUT)
     assert timeouts.count() == 1
     table.refresh_from_db()
@@ -151,8 +168,8 @@ def test_a_timeout_may_forfeit_the_match_and_the_league_hears_of_it(people):
         table = make_table(people=people, seconds_per_move=60, on_timeout="forfeit", rated=True)
         table.refresh_from_db()
         with time_machine.travel(table.deadline + timedelta(seconds=1), tick=False):
-            assert tables.sweep_clocks() == 1
-            assert tables.sweep_clocks() == 0
+            assert clocks.sweep_clocks() == 1
+            assert clocks.sweep_clocks() == 0
     finally:
         api.match_finished.disconnect(listener)
     table.refresh_from_db()
@@ -223,8 +240,8 @@ def test_a_restarted_server_requeues_a_due_bot_on_its_first_sweep(people, monkey
     # grace period (a bot move queued elsewhere may still be on its way).
     table = make_table(people=people[:2], bots=["bot"])
     queued = []
-    monkeypatch.setattr(tables, "_schedule_bot", lambda table_id, seq: queued.append(seq))
+    monkeypatch.setattr(runner, "schedule_bot", lambda table_id, seq: queued.append(seq))
     Table.objects.filter(pk=table.pk).update(bot_due=timezone.now() - timedelta(seconds=2))
-    assert tables.sweep_clocks() == 0 and queued == []
-    tables.sweep_clocks(bot_grace=0)
+    assert clocks.sweep_clocks() == 0 and queued == []
+    clocks.sweep_clocks(bot_grace=0)
     assert queued == [Table.objects.get(pk=table.pk).seq]

@@ -16,14 +16,14 @@ import pytest
 from django.db import connection
 
 from gameplay.models import Action
-from gameplay.services import tables
+from gameplay.services import play
 from gameplay.services.errors import TableError
 from tests.procs import ROOT, service_env
 
 from .conftest import current, make_table, make_users, some_legal
 from .race import race, seq_race
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("match_cache")]
 
 
 def check(summary: dict) -> None:
@@ -31,10 +31,11 @@ def check(summary: dict) -> None:
     assert summary["log"] == list(range(1, summary["seq"] + 1))
 
 
-def sqlite_file_database(tmp_path) -> dict[str, str]:
+def sqlite_file_database(tmp_path, match_cache: bool) -> dict[str, str]:
     env = service_env(
         DATABASE_URL=f"sqlite:///{tmp_path / 'race.sqlite3'}",
         DJANGO_SETTINGS_MODULE="config.settings",
+        RACE_MATCH_CACHE="1" if match_cache else "0",
     )
     env.pop("REDIS_URL", None)
     subprocess.run(
@@ -47,9 +48,9 @@ def sqlite_file_database(tmp_path) -> dict[str, str]:
     return env
 
 
-def test_two_seats_racing_for_one_seq_on_sqlite(tmp_path):
+def test_two_seats_racing_for_one_seq_on_sqlite(tmp_path, match_cache):
     """Runs whatever the suite's database: the race happens in a child on its own SQLite file."""
-    env = sqlite_file_database(tmp_path)
+    env = sqlite_file_database(tmp_path, match_cache)
     run = subprocess.run(
         [sys.executable, "-m", "tests.gameplay.race"],
         cwd=ROOT,
@@ -73,7 +74,7 @@ def test_one_seat_sending_twice_with_one_id_is_applied_once():
     table = make_table(people=people)
     table, match = current(table)
     action = some_legal(match, 0)
-    results = race([lambda: tables.play_action(table.id, 0, action, 0, client_id="x")] * 2)
+    results = race([lambda: play.play_action(table.id, 0, action, 0, client_id="x")] * 2)
     kinds = sorted(
         r.code if isinstance(r, TableError) else "applied" if r.applied else "duplicate"
         for r in results

@@ -19,13 +19,13 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from gameplay.bots.common import expand_random
 from gameplay.models import Table
-from gameplay.services import tables
+from gameplay.services import cache, matches, payloads, play
 
 from .conftest import make_table, make_users, token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("close_thread_connections"),
+    pytest.mark.usefixtures("close_thread_connections", "match_cache"),
 ]
 
 db = database_sync_to_async
@@ -56,10 +56,10 @@ async def state_of(comm: WebsocketCommunicator) -> tuple[dict[str, Any], str]:
 def play_one(table: Table, rng: random.Random) -> None:
     """The first seat to act plays one random legal action through the one write path."""
     table.refresh_from_db()
-    match = tables.load_match(table)
+    match = matches.load_match(table)
     seat = match.to_act()[0]
     action = expand_random(rng.choice(match.legal(seat)), rng)
-    tables.play_action(table.id, seat, action, table.seq)
+    play.play_action(table.id, seat, action, table.seq)
 
 
 @pytest.mark.parametrize("game", sorted(N_DEALS))
@@ -113,8 +113,8 @@ async def test_states_replayed_after_a_gap_or_a_restart_carry_the_same_commitmen
         message, _ = await state_of(seat)
         live[message["seq"]] = message["commitment"]
         deal = message["view"]["deal"]
-    await db(tables.forget_cached)()  # a restarted server rebuilds the match from the log
-    replayed = await db(tables.states_since)(table.id, 0, 0)
+    await db(cache.forget)()  # a restarted server rebuilds the match from the log
+    replayed = await db(payloads.states_since)(table.id, 0, 0)
     assert {m["seq"]: m["commitment"] for m in replayed} == live
     assert len(set(live.values())) == 2
     await seat.disconnect()

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from config.asgi import application
 from gameplay.models import Action, Table
-from gameplay.services import tables
+from gameplay.services import play
 from tests.procs import manage, run_async, service_env, uvicorn_server
 
 from .conftest import make_table, make_users, token
@@ -185,7 +185,7 @@ async def test_a_failure_of_ours_is_logged_and_answered_and_the_socket_stays(
     def broken(*args, **kwargs):
         raise RuntimeError("the service broke")
 
-    monkeypatch.setattr(tables, "play_action", broken)
+    monkeypatch.setattr(play, "play_action", broken)
     await seat.comm.send_json_to({"type": "act", "seq": 0, "action": LEGAL, "id": "a-1"})
     error = await seat.receive()
     assert (error["type"], error["code"], error["id"]) == ("error", "bad_message", "a-1")

@@ -12,7 +12,7 @@ from django.test import Client
 
 from config.asgi import application
 from gameplay.models import Action
-from gameplay.services import notify, tables
+from gameplay.services import cache, notify, payloads, play
 
 from .conftest import current, make_table, make_users, some_legal, token
 
@@ -242,14 +242,14 @@ async def test_a_consumer_that_misses_a_seq_fills_the_gap_from_the_table(people,
     def play_one():
         t, m = current(table)
         seat = m.to_act()[0]
-        tables.play_action(t.id, seat, some_legal(m, seat), t.seq)
+        play.play_action(t.id, seat, some_legal(m, seat), t.seq)
 
     await db(play_one)()
     monkeypatch.setattr(notify, "send_states", real)
     await db(play_one)()
     assert [(await receive(watcher))["seq"] for _ in range(2)] == [1, 2]
     # a late duplicate is dropped
-    state = json.loads(json.dumps((await db(tables.states_since)(table.id, None, -1))[0]))
+    state = json.loads(json.dumps((await db(payloads.states_since)(table.id, None, -1))[0]))
     await real_send(table.id, 2, {None: state})
     await real_send(table.id, 1, {None: state})
     assert await watcher.receive_nothing(timeout=0.2)
@@ -273,7 +273,7 @@ async def test_a_player_who_comes_back_gets_the_same_state(people):
     await act(comm, 0, {"act": "trump", "suit": "H"}, "t")
     before = await receive(comm)
     await comm.disconnect()
-    await db(tables.forget_cached)()  # as after a server restart
+    await db(cache.forget)()  # as after a server restart
     again = await seated(table, 0)
     await again.send_json_to({"type": "sync"})
     after = await receive(again)

@@ -9,12 +9,12 @@ import pytest
 from gameplay import api
 from gameplay.engines import registry
 from gameplay.models import Action, Table
-from gameplay.services import notify, tables
+from gameplay.services import matches, notify
 from tests.engines.oracles import KNOWABLE
 
 from .conftest import make_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("match_cache")]
 
 GAMES = [g.name for g in registry.games()]
 
@@ -74,7 +74,7 @@ def test_a_bots_only_match_ends_with_the_score_of_its_record(game, sent):
     )
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    record = tables.table_record(table.id)
+    record = matches.table_record(table.id)
     assert table.result == api.score_record(record)
     assert table.result["complete"] is True
     assert Action.objects.filter(table=table, kind=Action.Kind.BOT).count() == table.seq
@@ -85,7 +85,7 @@ def test_a_bots_only_match_ends_with_the_score_of_its_record(game, sent):
         assert [seq for seq, seat, _ in sent if seat == receiver] == list(range(1, table.seq + 1))
 
     # No message carried a card its receiver may not know.
-    match = tables.new_match(table)
+    match = matches.new_match(table)
     deck_codes = set(match.deck_for(match.variant).code_of)
     knowable = KNOWABLE.get(game)
     by_seq: dict[int, list[tuple[Any, dict]]] = {}

@@ -8,10 +8,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from gameplay.models import Table
-from gameplay.services import tables
+from gameplay.services import clocks, matches, play
 from league.models import LedgerEntry, Result
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services.players import player_for_user
 from league.services.standings import standings_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +26,7 @@ def league_of_people(alice, names, **fields):
     event.refresh_from_db()
     for name in names:
         user = get_user_model().objects.create_user(name, password="pw")
-        player = event_services.player_for_user(user)
+        player = player_for_user(user)
         event_services.add_entry(event, player, by=alice, checked_in=True)
     return event
 
@@ -37,9 +38,9 @@ def play_people_out(table_ref: str) -> None:
         table = Table.objects.get(pk=table_ref)
         if table.status == Table.Status.FINISHED:
             return
-        match = tables.load_match(table)
+        match = matches.load_match(table)
         seat = match.to_act()[0]
-        tables.play_action(table.id, seat, tables.default_action(match, seat, rng), table.seq)
+        play.play_action(table.id, seat, clocks.default_action(match, seat, rng), table.seq)
     raise AssertionError("the match did not end")
 
 

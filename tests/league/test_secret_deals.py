@@ -13,10 +13,11 @@ from rest_framework.test import APIClient
 
 from gameplay.engines import start_match
 from gameplay.models import Table
-from gameplay.services import tables
+from gameplay.services import matches
 from league.models import Event
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services.players import player_for_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,15 +30,13 @@ def online_league(alice, *, seed: int) -> Event:
     event.refresh_from_db()
     for name in ("ana", "ben", "cleo"):
         user = get_user_model().objects.create_user(name, password="pw")
-        event_services.add_entry(
-            event, event_services.player_for_user(user), by=alice, checked_in=True
-        )
+        event_services.add_entry(event, player_for_user(user), by=alice, checked_in=True)
     return event
 
 
 def first_deal(table_ref: str) -> dict:
     table = Table.objects.get(pk=table_ref)
-    return tables.load_match(table).export()["deals"][0]
+    return matches.load_match(table).export()["deals"][0]
 
 
 def dealt_from(seed, n_deals: int = 2) -> dict:

@@ -12,6 +12,7 @@ from league.models import Bye, Entry, Fixture, Player, RatedMatch, Rating, Ratin
 from league.ratings import services
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services.players import stamp_rating_at_entry
 from league.services.results import record_result
 from tests.league.conftest import record_for
 from tests.ratings.conftest import T0, expected_ratings, fixture_matches, later, places
@@ -253,10 +254,10 @@ def test_an_entry_gets_the_rating_the_player_had_when_entering(friendly, users, 
     # Until add_entry stamps it, the event page shows the rating of that moment from history.
     page = client.get(event.get_absolute_url()).content.decode()
     assert f"{rating.ordinal:.2f}" in page
-    assert services.stamp_rating_at_entry(entry) == rating.ordinal
+    assert stamp_rating_at_entry(entry) == rating.ordinal
     assert Entry.objects.get(pk=entry.pk).rating_at_entry == rating.ordinal
     friendly([ann, "Bot A", "Bot B"], [4, -2, -2])
-    services.stamp_rating_at_entry(entry)  # stamps once: later matches do not move it
+    stamp_rating_at_entry(entry)  # stamps once: later matches do not move it
     assert Entry.objects.get(pk=entry.pk).rating_at_entry == rating.ordinal
 
 

@@ -11,15 +11,17 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from gameplay import bots
 from gameplay.engines import VariantError, game_names
 from gameplay.models import Seat, Table
-from gameplay.services.tables import SeatSpec, create_table
+from gameplay.services.create import SeatSpec, create_table
 
 
 class Command(BaseCommand):
     help = (
         "Create a table and print its id, URL and seat tokens as JSON. Players are looked up "
-        "by name and created if missing; --bots K makes the last K seats built-in bots."
+        "by name and created if missing; --bots K makes the last K seats built-in bots, "
+        "played at --bot-level."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -27,6 +29,11 @@ class Command(BaseCommand):
         parser.add_argument("--variant", default=None, help="variant flags as a JSON object")
         parser.add_argument("--players", required=True, help="NAME,NAME,... in seat order")
         parser.add_argument("--bots", type=int, default=0, help="the last K players are bots")
+        parser.add_argument(
+            "--bot-level",
+            default=bots.DEFAULT_LEVEL,
+            help=f"the level of the bots (default {bots.DEFAULT_LEVEL}; docs/bots.md)",
+        )
         parser.add_argument("--deals", type=int, default=1, help="match length N")
         parser.add_argument(
             "--seed",
@@ -53,9 +60,16 @@ class Command(BaseCommand):
             raise CommandError("--players: empty name")
         if len(set(names)) != len(names):
             raise CommandError("--players: a name appears twice")
-        bots = options["bots"]
-        if not 0 <= bots <= len(names):
+        n_bots = options["bots"]
+        if not 0 <= n_bots <= len(names):
             raise CommandError(f"--bots must be from 0 to {len(names)}")
+        level = options["bot_level"]
+        levels = bots.levels(options["game"])
+        if level not in levels:
+            raise CommandError(
+                f"--bot-level: {options['game']} has no {level!r} bot "
+                f"(bot levels: {', '.join(levels)})"
+            )
         variant = None
         if options["variant"] is not None:
             try:
@@ -67,7 +81,7 @@ class Command(BaseCommand):
         seed: int | str | None = options["seed"]
         if isinstance(seed, str) and seed.lstrip("-").isdigit():
             seed = int(seed)
-        people, robots = names[: len(names) - bots], names[len(names) - bots :]
+        people, robots = names[: len(names) - n_bots], names[len(names) - n_bots :]
         User = get_user_model()
         taken = sorted(User.objects.filter(username__in=robots).values_list("username", flat=True))
         if taken:
@@ -81,7 +95,7 @@ class Command(BaseCommand):
                     user.set_unusable_password()
                     user.save()
                 specs.append(SeatSpec(name, user_id=user.pk))
-            specs += [SeatSpec(name, bot=name) for name in robots]
+            specs += [SeatSpec(name, bot=name, bot_level=level) for name in robots]
             try:
                 table = create_table(
                     options["game"],

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from gameplay.models import Table
-from gameplay.services.tables import table_record
+from gameplay.services.matches import table_record
 
 
 class Command(BaseCommand):

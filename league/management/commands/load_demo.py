@@ -20,6 +20,7 @@ from league.models import Event, Player
 from league.services import events as event_services
 from league.services import rounds as round_services
 from league.services.permissions import organizer_role
+from league.services.players import player_for_user
 from league.services.results import record_result
 
 ORGANIZER = "organizer"
@@ -61,7 +62,7 @@ class Command(BaseCommand):
             user, _ = User.objects.get_or_create(username=name)
             user.set_password(password)
             user.save()
-            players.append(event_services.player_for_user(user))
+            players.append(player_for_user(user))
         event = self.demo_league(organizer, players)
         demo = gameplay.open_demo_table()
         base = base_url.rstrip("/")
@@ -86,7 +87,7 @@ class Command(BaseCommand):
                 name="Demo Saichugen league",
                 game="saichugen",
                 kind=Event.Kind.LEAGUE,
-                format=Event.Format.LEAGUE,
+                format="league",
                 rounds=4,
                 deals_per_match=3,
                 seed=2026,

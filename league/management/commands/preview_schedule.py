@@ -6,7 +6,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.scheduling.errors import SchedulingError
-from league.scheduling.preview import preview_event
+from league.scheduling.preview import preview_event, previewable_formats
 
 
 class Command(BaseCommand):
@@ -14,15 +14,16 @@ class Command(BaseCommand):
         "Print the schedule of an event with players numbered from 0 as JSON "
         '{"rounds": [[[p, p, p], ...], ...]}, each table in seat order (first entry deals '
         "first; null is a bot seat), and a quality summary on stderr. Deterministic for a "
-        "seed. Swiss rounds depend on results, so for --format swiss the results are "
-        "simulated from the seed (hidden player strengths plus noise)."
+        "seed. Every registered format with a preview can be shown; Swiss rounds depend on "
+        "results, so for --format swiss the results are simulated from the seed (hidden player "
+        "strengths plus noise)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, required=True, help="number of players")
         parser.add_argument("--table-size", type=int, required=True, help="3 or 4")
         parser.add_argument("--rounds", type=int, required=True, help="rounds to schedule")
-        parser.add_argument("--format", choices=["league", "swiss"], default="league")
+        parser.add_argument("--format", choices=previewable_formats(), default="league")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument(
             "--leftover",

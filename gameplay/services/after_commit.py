@@ -1,0 +1,67 @@
+"""The side effects of a committed change: per-seat states, the end-of-match signal, bots.
+
+Run by `transaction.on_commit`, carrying a snapshot of the table taken inside the transaction,
+never the row: a rolled-back change has no side effects.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.utils import timezone
+
+from gameplay.engines import Match
+from gameplay.models import Table
+from gameplay.services import cache, notify, runner
+from gameplay.services.payloads import state_payload
+from gameplay.signals import match_finished
+
+logger = logging.getLogger(__name__)
+
+FINISHED = Table.Status.FINISHED
+
+
+def after_commit(snap: cache.Snapshot, match: Match, bots_due: bool, final: bool = False) -> None:
+    """Send every receiver its state, put the match back in the cache, then announce the end of
+    the match or queue the next bot. `final`: a change that kept the seq (a forfeit)."""
+    now = timezone.now()
+    payloads = {
+        seat.number: state_payload(snap, match, seat.number, now)
+        for seat in cache.seats_of(snap.id)
+    }
+    if snap.allow_spectators:
+        payloads[None] = state_payload(snap, match, None, now)
+    if not final:
+        cache.put(snap.id, snap.seq, match, snap)
+    try:
+        notify.send_states(snap.id, snap.seq, payloads, final=final)
+    except Exception:  # the change is committed; consumers re-read on the next gap or sync
+        logger.exception("could not notify table %s at seq %s", snap.id, snap.seq)
+    if snap.status == FINISHED:
+        announce_finished(snap)
+    elif bots_due:
+        runner.schedule_bot(snap.id, snap.seq)
+
+
+def announce_finished(snap: cache.Snapshot) -> None:
+    """Send `match_finished`; a receiver that fails is logged, the others still hear of it."""
+    seats = [
+        {"seat": s.number, "user_id": s.user_id, "bot": s.bot or None}
+        for s in cache.seats_of(snap.id)
+    ]
+    for receiver, response in match_finished.send_robust(
+        sender=None,
+        table_ref=snap.id,
+        result=snap.result,
+        seats=seats,
+        rated=snap.rated,
+        finished_at=snap.finished_at,
+        forfeited_seats=snap.forfeited_seats,
+    ):
+        if isinstance(response, Exception):
+            logger.error(
+                "match_finished receiver %r failed for table %s",
+                receiver,
+                snap.id,
+                exc_info=(type(response), response, response.__traceback__),
+            )

@@ -1,0 +1,127 @@
+"""Turn clocks at tables: timeouts (a default action or a forfeit), and the sweep that finds
+them. The deadline rules themselves are pure (`gameplay/clock.py`).
+
+Every change here is claimed on the table's seq like an action, so two sweepers, or a sweeper
+and a late move, apply a timeout once.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from gameplay import bots
+from gameplay.engines import Match
+from gameplay.models import Action, Table
+from gameplay.services import runner
+from gameplay.services.after_commit import after_commit
+from gameplay.services.bot_moves import bot_rng
+from gameplay.services.cache import Snapshot, seats_of
+from gameplay.services.errors import TableError
+from gameplay.services.matches import get_table, load_match
+from gameplay.services.play import play_action
+
+PLAYING = Table.Status.PLAYING
+FINISHED = Table.Status.FINISHED
+
+
+def default_action(
+    match: Match, seat: int, rng: random.Random, level: str = bots.DEFAULT_LEVEL
+) -> dict[str, Any]:
+    """What a seat that ran out of time does: pass when it may, else what the `level` bot
+    would do (a bot seat's own level; the basic bot for a person)."""
+    legal = match.legal(seat)
+    if {"act": "pass"} in legal:
+        return {"act": "pass"}
+    return bots.choose_action(match.GAME, match.view(seat), legal, rng, level)
+
+
+def apply_timeouts(table_id: str, now: datetime | None = None) -> int:
+    """Apply every timeout due at a table (idempotent: each is claimed on its seq)."""
+    now = now or timezone.now()
+    applied = 0
+    for _ in range(8):  # at most one per seat of the decision
+        table = get_table(table_id)
+        if table.status != PLAYING or table.deadline is None or table.deadline > now:
+            break
+        match = load_match(table)
+        to_act = match.to_act()
+        if not to_act:
+            break
+        seat = to_act[0]
+        if table.on_timeout == Table.OnTimeout.FORFEIT:
+            applied += forfeit(table_id, seat, table.seq, now)
+            break
+        level = next((s.bot_level for s in seats_of(table_id) if s.number == seat), "")
+        action = default_action(
+            match, seat, bot_rng(table.seed, table.seq, seat), level or bots.DEFAULT_LEVEL
+        )
+        try:
+            played = play_action(
+                table_id, seat, action, table.seq, kind=Action.Kind.TIMEOUT, due_by=now
+            )
+        except TableError:
+            break  # someone acted (or another sweeper claimed it) first
+        if not played.applied:
+            break
+        applied += 1
+    return applied
+
+
+def forfeit(table_id: str, seat: int, seq: int, now: datetime) -> int:
+    """End the match: `seat` forfeits on time. Claimed on `seq` like an action (idempotent)."""
+    with transaction.atomic():
+        table = get_table(table_id)
+        if table.seq != seq:
+            return 0
+        match = load_match(table)
+        result = match.result()
+        result["forfeited"] = [seat]
+        claimed = Table.objects.filter(
+            pk=table_id, seq=seq, status=PLAYING, deadline__lte=now
+        ).update(
+            status=FINISHED,
+            result=result,
+            record=match.export(),
+            forfeited_seats=[seat],
+            deadline=None,
+            bot_due=None,
+            finished_at=now,
+            updated_at=now,
+        )
+        if not claimed:
+            return 0
+        table.status, table.result, table.finished_at = FINISHED, result, now
+        table.forfeited_seats, table.deadline = [seat], None
+        snap = Snapshot.of(table)
+        transaction.on_commit(lambda: after_commit(snap, match, False, final=True))
+    return 1
+
+
+def sweep_clocks(
+    now: datetime | None = None, limit: int = 500, bot_grace: float | None = None
+) -> int:
+    """Apply due timeouts at every table, and re-queue bot moves that are long overdue.
+
+    Run by Celery beat at scale and by a background task in the embedded server; safe to run
+    in several places at once (every change is claimed on its seq).
+    """
+    now = now or timezone.now()
+    applied = 0
+    due = Table.objects.filter(status=PLAYING, deadline__lte=now).order_by("deadline")
+    for table_id in due.values_list("id", flat=True)[:limit]:
+        applied += apply_timeouts(table_id, now)
+    if bot_grace is None:
+        bot_grace = float(getattr(settings, "GAMEPLAY_BOT_REQUEUE_AFTER", 30))
+    grace = timedelta(seconds=bot_grace)
+    stuck = Table.objects.filter(status=PLAYING, bot_due__lte=now - grace)
+    for table_id, seq in stuck.values_list("id", "seq")[:limit]:
+        # Claim the re-queue on seq so two sweepers do not both kick the same bot.
+        if Table.objects.filter(pk=table_id, seq=seq, bot_due__lte=now - grace).update(bot_due=now):
+            runner.schedule_bot(table_id, seq)
+    return applied

@@ -1,0 +1,39 @@
+"""Who a connection or a page request is at a table: a seat, a spectator, or nobody."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gameplay.models import Seat, Table
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a connection is at a table: a seat number, or a spectator (`seat=None`)."""
+
+    seat: int | None
+
+
+def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
+    """Authenticate a connection: a seat token, else the session user's seat, else a spectator
+    when the table allows it; `None` = refuse (also for a wrong token or an unknown table)."""
+    table = Table.objects.filter(pk=table_id).values("allow_spectators").first()
+    if table is None:
+        return None
+    if token is not None:
+        number = (
+            Seat.objects.filter(table_id=table_id, token=token)
+            .values_list("number", flat=True)
+            .first()
+        )
+        return None if number is None else Identity(number)
+    if user is not None and getattr(user, "is_authenticated", False):
+        number = (
+            Seat.objects.filter(table_id=table_id, user_id=user.pk)
+            .values_list("number", flat=True)
+            .first()
+        )
+        if number is not None:
+            return Identity(number)
+    return Identity(None) if table["allow_spectators"] else None

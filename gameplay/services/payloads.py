@@ -1,0 +1,87 @@
+"""What a seat sees: the protocol's `state` message, live or replayed after a gap."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from gameplay import clock
+from gameplay.engines import Match
+from gameplay.models import Action, Table
+from gameplay.services.cache import Snapshot, seats_of
+from gameplay.services.matches import get_table, load_match, new_match
+
+FINISHED = Table.Status.FINISHED
+
+
+def state_payload(
+    snap: Snapshot, match: Match, seat: int | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """The protocol's `state` message for one receiver (`seat=None`: a spectator).
+
+    It carries the deal's `commitment` (the same for every receiver and every state of the
+    deal: the match computes it once a deal), never its salt, which only the record reveals.
+    """
+    finished = snap.status == FINISHED
+    to_act = [] if finished else match.to_act()
+    payload = {
+        "type": "state",
+        "table": snap.id,
+        "seq": snap.seq,
+        "seat": seat,
+        "game": snap.game,
+        "status": snap.status,
+        "to_act": to_act,
+        "legal": match.legal(seat) if seat is not None and seat in to_act else [],
+        "view": match.view(seat),
+        "clock": clock.clock_view(
+            to_act,
+            snap.deadline,
+            snap.seconds_per_move,
+            match.SEATS,
+            now or timezone.now(),
+        ),
+        "result": snap.result if finished else None,
+        "players": [s.name for s in seats_of(snap.id)],
+    }
+    commitment = match.commitment()
+    if commitment is not None:  # None only for an explicit deal without a salt: no table has one
+        payload["commitment"] = commitment
+    return payload
+
+
+def states_since(table_id: str, seat: int | None, after_seq: int) -> list[dict[str, Any]]:
+    """The state messages a receiver that last saw `after_seq` is missing, up to now.
+
+    When it has seen the current seq (or nothing yet), that is just the current state; after a
+    gap, one state per missed seq, replayed from the log (the log up to now is immutable).
+    """
+    table = get_table(table_id)
+    snap = Snapshot.of(table)
+    if after_seq < 0 or after_seq >= table.seq - 1:
+        return [state_payload(snap, load_match(table), seat)]
+    match = new_match(table)
+    out = []
+    actions = Action.objects.filter(table_id=table_id, seq__lte=table.seq).order_by("seq")
+    for step, (a_seat, action) in enumerate(actions.values_list("seat", "action"), start=1):
+        match.apply(a_seat, action)
+        if step <= after_seq:
+            continue
+        if step == table.seq:
+            out.append(state_payload(snap, match, seat))
+        else:
+            # A past state: the match was still being played, its clock is not known.
+            past = replace(
+                snap,
+                seq=step,
+                status=Table.Status.PLAYING,
+                deadline=None,
+                result=None,
+                finished_at=None,
+                forfeited_seats=[],
+            )
+            out.append(state_payload(past, match, seat))
+    return out

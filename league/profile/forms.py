@@ -1,0 +1,55 @@
+"""The profile form; `league.profile.services.update_profile` checks it all again under lock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from league.errors import LeagueError
+from league.models import Player
+from league.profile.services import NAME_MAX_LENGTH, clean_country, name_problem
+
+
+class ProfileForm(forms.Form):
+    name = forms.CharField(
+        label=_("Display name"),
+        max_length=NAME_MAX_LENGTH,
+        help_text=_("Your name in events, at tables and in the ratings."),
+    )
+    club = forms.CharField(label=_("Club"), max_length=80, required=False)
+    country = forms.CharField(
+        label=_("Country"),
+        max_length=40,  # a longer answer gets clean_country's message, not a length limit
+        required=False,
+        help_text=_("Two-letter ISO 3166 code, for example IT."),
+    )
+    language = forms.ChoiceField(
+        label=_("Preferred language"), choices=get_user_model().Language.choices
+    )
+    is_bot_account = forms.BooleanField(
+        label=_("This is a bot account (a program, not a person)"), required=False
+    )
+
+    def __init__(self, *args: Any, player: Player, bot_mark_fixed: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player = player
+        if bot_mark_fixed:
+            field = self.fields["is_bot_account"]
+            field.disabled = True  # a disabled field keeps its initial value whatever is posted
+            field.help_text = _("It cannot change any more: this account has played a rated game.")
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        problem = name_problem(name, player=self.player)
+        if problem:
+            raise forms.ValidationError(problem)
+        return name
+
+    def clean_country(self) -> str:
+        try:
+            return clean_country(self.cleaned_data["country"])
+        except LeagueError as error:
+            raise forms.ValidationError(str(error)) from None

@@ -1,0 +1,115 @@
+"""Profile writes: a player's name, club and country, the account's language, bot mark, token.
+
+Every function acts on the given user's own account only, so authorization is the caller
+having that user (the profile view passes `request.user`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from league.errors import LeagueError
+from league.models import Player, RatingHistory
+from league.services.players import player_for_user
+
+NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
+COUNTRY_CODE = re.compile(r"[A-Z]{2}")
+
+
+def name_problem(name: str, *, player: Player | None = None) -> str | None:
+    """Why `name` cannot be this player's (or a newcomer's) name, or None when it is free.
+
+    Names are unique without regard to case (lobby-api.md). A name held by a player without an
+    account stays theirs: only an organizer's invitation hands it over (not built yet).
+    """
+    if len(name) > NAME_MAX_LENGTH:
+        return _("A name has at most %(n)d characters.") % {"n": NAME_MAX_LENGTH}
+    holders = Player.objects.filter(name__iexact=name)
+    if player is not None:
+        holders = holders.exclude(pk=player.pk)
+    holder = holders.first()
+    if holder is None:
+        return None
+    if holder.user_id is None and not holder.is_bot:
+        return _(
+            "A player called %(name)s already exists without an account. The name can be "
+            "claimed only through an invitation from an organizer of their events."
+        ) % {"name": holder.name}
+    return _("The name %(name)s is taken.") % {"name": holder.name}
+
+
+def clean_country(code: str) -> str:
+    """An ISO 3166 two-letter code in capitals ("it" → "IT"), or "" for none."""
+    code = (code or "").strip().upper()
+    if code and not COUNTRY_CODE.fullmatch(code):
+        raise LeagueError(_("A country is its two-letter ISO 3166 code, for example IT or JP."))
+    return code
+
+
+def has_rated_game(player: Player) -> bool:
+    """Whether any rated match (event or friendly table) counted for this player."""
+    return RatingHistory.objects.filter(player=player).exists()
+
+
+def update_profile(
+    user: Any,
+    *,
+    name: str,
+    club: str,
+    country: str,
+    language: str,
+    is_bot_account: bool,
+) -> Player:
+    """Change the user's own profile, all of it or (on a LeagueError) none of it."""
+    name = (name or "").strip()
+    if not name:
+        raise LeagueError(_("A player needs a name."))
+    country = clean_country(country)
+    if language not in get_user_model().Language.values:
+        raise LeagueError(_("Choose one of the languages offered."))
+    player = player_for_user(user)
+    try:
+        with transaction.atomic():
+            # Lock the account's row: two saves of one profile apply one after the other, and
+            # the bot mark is checked against the rated games as they stand under the lock.
+            account = get_user_model().objects.select_for_update().get(pk=user.pk)
+            player = Player.objects.select_for_update().get(pk=player.pk)
+            problem = name_problem(name, player=player)
+            if problem:
+                raise LeagueError(problem)
+            if is_bot_account != account.is_bot_account and has_rated_game(player):
+                raise LeagueError(
+                    _("The bot mark cannot change any more: this account has played a rated game.")
+                )
+            player.name, player.club, player.country = name, club.strip(), country
+            player.save(update_fields=["name", "club", "country"])
+            account.language, account.is_bot_account = language, is_bot_account
+            account.save(update_fields=["language", "is_bot_account"])
+    except IntegrityError:
+        # Another player took the same name (same case) between the check and the write.
+        raise LeagueError(_("The name %(name)s is taken.") % {"name": name}) from None
+    user.language, user.is_bot_account = language, is_bot_account
+    return player
+
+
+def personal_token(user: Any) -> Token:
+    """The account's API token (the same one `POST /api/token/` answers), made on first use."""
+    # get_or_create re-reads the row when a parallel first call inserted it first.
+    token, _created = Token.objects.get_or_create(user=user)
+    return token
+
+
+def replace_token(user: Any) -> Token:
+    """A new API token for the account; the old key stops working at once."""
+    with transaction.atomic():
+        # Lock the account: two replacements at once would both delete, then both insert, and
+        # the second insert would break the one-token-per-user rule.
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user)

@@ -1,0 +1,92 @@
+"""What an event format is: the rule that decides who plays whom, round after round.
+
+A format plans rounds, says who goes on to the next one and what the organizer may do between
+rounds. It never scores: how a round's results become match points (today the payouts; the
+duplicate scoring mode later) is the standings' business (`league/standings/`), which do not
+ask the format. A knockout's "who advances" reads each table's own result (its winners and
+payouts, `TableResult`), not the event's scoring.
+
+Pure, like the rest of the scheduler: no Django import. Labels are plain English marked with
+`gettext_noop` below, a no-op of the name `makemessages` looks for (so they are extracted
+without this layer importing Django), and translated where they are shown
+(`league.models.format_choices`, the services' messages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from league.scheduling.errors import SchedulingError
+from league.scheduling.records import PairHistory, PlayerId, PlayerRecord, RoundPlan, TableResult
+
+
+def gettext_noop(message: str) -> str:
+    """Mark `message` for translation; it is translated where a person reads it."""
+    return message
+
+
+class Format:
+    """One event format. Subclass it, set the class attributes, write `plan_round` (and
+    `preview` if the rounds can be worked out in advance), and register an instance in
+    `league/scheduling/formats/__init__.py`.
+
+    The flags are the organizer-facing rules the league services apply between rounds.
+    """
+
+    name: ClassVar[str]  # stored in Event.format: lowercase, at most 12 characters
+    label: ClassVar[str]  # offered in forms, e.g. "Swiss (tables by current standings)"
+    title: ClassVar[str]  # in messages, e.g. "Swiss rounds need them"
+    late_entries: ClassVar[bool] = True  # players may enter after round 1 is planned
+    needs_results: ClassVar[bool] = False  # a round waits for every result of the one before
+    short_field: ClassVar[bool] = False  # fewer players than seats may play (with bot seats)
+    decided_message: ClassVar[str] = gettext_noop("the event is decided")
+
+    def plan_round(
+        self,
+        players: Sequence[PlayerRecord],
+        history: PairHistory,
+        *,
+        table_size: int,
+        round_no: int,
+        leftover: str,
+        seed: int,
+    ) -> RoundPlan:
+        """Tables (in seat order; None is a bot seat) and byes for round `round_no` (1-based).
+
+        Called by `plan_round`, which has checked the input already (table size, leftover,
+        duplicates, enough players, seat counts of the right length)."""
+        raise NotImplementedError
+
+    def advancers(
+        self, tables: Sequence[TableResult], byes: Sequence[PlayerId]
+    ) -> list[PlayerId] | None:
+        """Who may play the next round, from every table's result of the last round (asked
+        only of formats with `needs_results`, once all are in); None: everyone still entered
+        (checked in and not withdrawn)."""
+        return None
+
+    def is_decided(self, last: RoundPlan) -> bool:
+        """Whether no round may follow `last`, whatever the event's number of rounds says."""
+        return False
+
+    def preview(
+        self, n_players: int, *, table_size: int, rounds: int, seed: int, leftover: str
+    ) -> list[RoundPlan]:
+        """The rounds of a whole event for players 0..n-1, before anything is played.
+
+        Formats that cannot work their rounds out in advance leave this out (`can_preview`)."""
+        raise SchedulingError(f"{self.title} events have no preview: their rounds need results.")
+
+    @property
+    def can_preview(self) -> bool:
+        """Whether the format has a preview (it overrides `preview`)."""
+        return type(self).preview is not Format.preview
+
+    def __repr__(self) -> str:
+        return f"<Format {self.name}>"
+
+
+def seat_counts(player: PlayerRecord, table_size: int) -> list[int]:
+    """The player's seat counts so far, as a list the seating can update."""
+    return list(player.seat_counts) if player.seat_counts else [0] * table_size
