@@ -199,6 +199,38 @@ def table_result(table_ref: str) -> dict[str, Any] | None:
     return row
 
 
+def finished_rated_tables(since: Any, until: Any) -> list[dict[str, Any]]:
+    """The `match_finished` announcements of rated tables that finished in [since, until], as
+    keyword dicts, so a receiver that missed one (it failed, the process died) can catch up."""
+    from gameplay.models import Seat, Table
+
+    tables = list(
+        Table.objects.filter(
+            status=Table.Status.FINISHED, rated=True, finished_at__gte=since, finished_at__lte=until
+        ).values("id", "result", "rated", "finished_at", "forfeited_seats")
+    )
+    seats: dict[str, list[dict[str, Any]]] = {}
+    for table_id, number, user_id, bot in (
+        Seat.objects.filter(table_id__in=[t["id"] for t in tables])
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "user_id", "bot")
+    ):
+        seats.setdefault(table_id, []).append(
+            {"seat": number, "user_id": user_id, "bot": bot or None}
+        )
+    return [
+        {
+            "table_ref": t["id"],
+            "result": t["result"],
+            "seats": seats.get(t["id"], []),
+            "rated": t["rated"],
+            "finished_at": t["finished_at"],
+            "forfeited_seats": list(t["forfeited_seats"] or []),
+        }
+        for t in tables
+    ]
+
+
 def open_demo_table() -> dict[str, str]:
     """Make (or find) the demo's table against bots; its id and the demo player's seat token."""
     from gameplay.demo import demo_table

@@ -213,7 +213,7 @@ def _final_position(entry: Entry) -> dict[str, int] | None:
 
 
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id)
+    player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     visible = Q(event__visibility=Event.Visibility.PUBLISHED)
     entries = Entry.objects.filter(visible, player=player).select_related(
         "event", "event__standings"

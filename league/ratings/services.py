@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from gameplay import api as gameplay
 from league import queue
 from league.models import (
     Event,
@@ -371,6 +372,25 @@ def rate_pending(game: str) -> int:
     return rated
 
 
+# How far back the sweep looks for rated friendly tables whose announcement was lost.
+FRIENDLY_CATCH_UP = timedelta(days=1)
+
+
+def catch_up_friendly_tables(since: datetime, until: datetime) -> int:
+    """Note the rated friendly tables that finished in the window but have no rated match (the
+    receiver failed or its process died before it ran); returns how many were noted."""
+    known = set(
+        RatedMatch.objects.filter(finished_at__gte=since, finished_at__lte=until).values_list(
+            "table_ref", flat=True
+        )
+    )
+    noted = 0
+    for announced in gameplay.finished_rated_tables(since, until):
+        if announced["table_ref"] not in known and record_friendly_match(**announced):
+            noted += 1
+    return noted
+
+
 def sweep_ratings(grace_seconds: float = 60.0) -> int:
     """Rate what a lost task left behind (a broker that was down, a worker that died): counting
     results of `rated_fixtures` whose RatedMatch does not reflect them, and matches still
@@ -397,6 +417,7 @@ def sweep_ratings(grace_seconds: float = 60.0) -> int:
         "pk", "round__event__game"
     ):
         behind.setdefault(game, []).append(fixture_id)
+    catch_up_friendly_tables(cutoff - FRIENDLY_CATCH_UP, cutoff)
     pending = RatedMatch.objects.filter(rated_at__isnull=True, finished_at__lte=cutoff)
     games = set(behind) | set(pending.values_list("game", flat=True).distinct())
     rated = 0
