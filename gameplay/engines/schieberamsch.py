@@ -201,13 +201,6 @@ def payouts_of(scores: list[int]) -> list[int]:
     return [total - 3 * s for s in scores]
 
 
-def _mask(cards: Any) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 MAX_PENALTY = 120 * 2 * 8  # a Jungfrau after three pushes, before the divisor
 
 
