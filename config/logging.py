@@ -24,6 +24,8 @@ import logging.config
 import re
 from typing import Any
 
+from celery.signals import after_setup_logger, after_setup_task_logger
+
 REDACTED = "[redacted]"
 
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
@@ -142,10 +144,6 @@ def _after_celery_setup(**_: Any) -> None:
     redact_every_handler()
 
 
-try:  # a Celery worker or beat sets up its own handlers after Django's logging
-    from celery.signals import after_setup_logger, after_setup_task_logger
-except ImportError:  # pragma: no cover - Celery is a requirement; stay importable without it
-    pass
-else:
-    after_setup_logger.connect(_after_celery_setup, weak=False)
-    after_setup_task_logger.connect(_after_celery_setup, weak=False)
+# A Celery worker or beat sets up its own handlers after Django's logging.
+after_setup_logger.connect(_after_celery_setup, weak=False)
+after_setup_task_logger.connect(_after_celery_setup, weak=False)

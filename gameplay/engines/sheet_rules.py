@@ -7,6 +7,7 @@ walks a whole sheet through them; nothing there names a game.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from .errors import EngineError
@@ -30,7 +31,7 @@ def seat(value: Any, n: int, what: str) -> int:
     return value
 
 
-class SheetRules:
+class SheetRules(ABC):
     """One match's sheet, deal by deal (stateful: some games carry a balance across deals).
 
     Subclasses implement `deal`; a game that can throw a deal in overrides `thrown_in`, one
@@ -43,9 +44,9 @@ class SheetRules:
         self.display_name = display_name
         self.winner: int | None = None  # set when the match was won before its last deal
 
+    @abstractmethod
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         """Scores, derived payouts and the deal's dealer (a bid may decide who deals)."""
-        raise NotImplementedError
 
     def thrown_in(self) -> None:
         """Accept a thrown-in deal or raise `SheetError`."""
