@@ -195,6 +195,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Lobby tables that waited unfilled longer than LOBBY_WAITING_EXPIRY: cancelled.
+    "gameplay-expire-waiting": {
+        "task": "gameplay.expire_waiting",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
 }
 
 # --- Tables ---------------------------------------------------------------------------------
@@ -236,6 +242,8 @@ if REDIS_URL:
     }
 # Spectator sockets per client address and ASGI process (gameplay/consumers/limits.py).
 GAMEPLAY_SPECTATORS_PER_ADDRESS = env_int("GAMEPLAY_SPECTATORS_PER_ADDRESS", 20, minimum=1)
+# Seconds a lobby table may wait for players before it is cancelled (docs/lobby.md).
+LOBBY_WAITING_EXPIRY = env_int("LOBBY_WAITING_EXPIRY", 1800, minimum=1)
 
 # --- Accounts and e-mail --------------------------------------------------------------------
 # django-allauth's account views at /accounts/ (docs/accounts.md). Log in by user name only: the
@@ -271,6 +279,16 @@ if DATABASE_URL or env_str("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# --- The rest of an account's life, and provisional ratings (docs/accounts.md, ratings.md) ----
+# A leaderboard row is provisional until the player has both this many rated games and met this
+# many distinct opponents in them.
+RATING_PROVISIONAL_GAMES = env_int("RATING_PROVISIONAL_GAMES", 10, minimum=1)
+RATING_PROVISIONAL_OPPONENTS = env_int("RATING_PROVISIONAL_OPPONENTS", 5, minimum=1)
+# How long an organizer's invitation to claim a player works.
+CLAIM_INVITATION_DAYS = env_int("CLAIM_INVITATION_DAYS", 14, minimum=1)
+# Reports about players one account may send in any 24 hours.
+PLAYER_REPORTS_PER_DAY = env_int("PLAYER_REPORTS_PER_DAY", 10, minimum=1)
 
 # --- Internationalisation, static files ----------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -3,8 +3,9 @@
 They never show what could give a deal away: not the seed (tables dealt from one seed share
 their deals), nor the engine state or the record of an unfinished table (every hand, and the
 salts the record reveals), nor an unfinished table's actions (discards, gifts and face-down
-commits are private). A list filter in the URL (`?seed__startswith=1`) would be an oracle for
-the same secrets, so those lookups are refused.
+commits are private), nor a seat's token (it lets anyone act for the seat). A list filter in the
+URL (`?seed__startswith=1`, `?token__startswith=a`) would be an oracle for the same secrets, so
+those lookups are refused.
 """
 
 from typing import Any
@@ -17,9 +18,13 @@ from gameplay.models import Action, Seat, Table
 FINISHED = Table.Status.FINISHED
 
 
+# A seat as the admin shows it: who sits there and, for a bot, its level; never the token.
+SEAT_FIELDS = ("number", "name", "user", "bot", "bot_level")
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("number", "name", "user", "bot")
+    fields = SEAT_FIELDS
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -76,6 +81,23 @@ class TableAdmin(ReadOnlyAdmin):
 
     def lookup_allowed(self, lookup: str, value: Any, request: Any = None) -> bool:
         if _refused_lookup(lookup, {"seed", "state", "record"}):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    """Every seat, to find the tables a bot level plays at (`?bot_level=basic`)."""
+
+    list_display = ("table", *SEAT_FIELDS)
+    list_filter = ("bot_level",)
+    search_fields = ("table__id", "name")
+    list_select_related = ("table", "user")
+    fields = ("table", *SEAT_FIELDS)
+    readonly_fields = fields
+
+    def lookup_allowed(self, lookup: str, value: Any, request: Any = None) -> bool:
+        if _refused_lookup(lookup, {"token"}):
             return False
         return super().lookup_allowed(lookup, value, request)
 

@@ -22,6 +22,7 @@ __all__ = [
     "GameInfo",
     "RecordError",
     "VariantError",
+    "anonymize_seats",
     "game",
     "game_choices",
     "games",
@@ -31,6 +32,7 @@ __all__ = [
     "score_sheet",
     "start_table",
     "table_result",
+    "unfinished_tables_of",
     "validate_variant",
 ]
 
@@ -44,12 +46,13 @@ class GameInfo:
     seats: int
     variant_schema: list[dict[str, Any]]
     defaults: dict[str, Any]
+    goal: str = ""  # the game's aim in one line (the engine's GOAL), for cards and the lobby
 
 
 def games() -> list[GameInfo]:
     """Every registered game, in registration order."""
     return [
-        GameInfo(s.name, s.display_name, s.seats, s.variant_schema(), s.defaults())
+        GameInfo(s.name, s.display_name, s.seats, s.variant_schema(), s.defaults(), s.goal)
         for s in registry.games()
     ]
 
@@ -58,7 +61,7 @@ def game(name: str) -> GameInfo:
     """One game's info; `KeyError` for an unknown name."""
     spec = registry.get_game(name)
     return GameInfo(
-        spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults()
+        spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults(), spec.goal
     )
 
 
@@ -175,6 +178,7 @@ def start_table(
             on_timeout=on_timeout,
             allow_spectators=allow_spectators,
             rated=rated,
+            origin="event",  # never listed by the lobby (lobby-api.md)
         )
     except KeyError:
         raise VariantError(f"unknown game {game_name!r}") from None
@@ -203,6 +207,7 @@ def finished_rated_tables(since: Any, until: Any) -> list[dict[str, Any]]:
     """The `match_finished` announcements of rated tables that finished in [since, until], as
     keyword dicts, so a receiver that missed one (it failed, the process died) can catch up."""
     from gameplay.models import Seat, Table
+    from gameplay.services.after_commit import announced_seat
 
     tables = list(
         Table.objects.filter(
@@ -210,13 +215,14 @@ def finished_rated_tables(since: Any, until: Any) -> list[dict[str, Any]]:
         ).values("id", "result", "rated", "finished_at", "forfeited_seats")
     )
     seats: dict[str, list[dict[str, Any]]] = {}
-    for table_id, number, user_id, bot in (
+    for table_id, number, user_id, bot, resigned_user_id in (
         Seat.objects.filter(table_id__in=[t["id"] for t in tables])
         .order_by("table_id", "number")
-        .values_list("table_id", "number", "user_id", "bot")
+        .values_list("table_id", "number", "user_id", "bot", "resigned_user_id")
     ):
+        # A seat its person resigned is theirs (a bot only played it out), as announced.
         seats.setdefault(table_id, []).append(
-            {"seat": number, "user_id": user_id, "bot": bot or None}
+            announced_seat(number, user_id, bot, resigned_user_id)
         )
     return [
         {
@@ -240,8 +246,68 @@ def open_demo_table() -> dict[str, str]:
     return {"table": table, "token": Seat.objects.get(table_id=table, number=0).token}
 
 
-def demo_table_ref() -> str | None:
-    """The demo's table against bots (made by `load_demo`), if it exists and is unfinished."""
-    from gameplay.demo import find_demo_table
+# --- accounts that are deleted (league.profile.deletion) ----------------------------------------
 
-    return find_demo_table()
+# Tables whose seats are done with: nothing is played at them any more.
+_OVER = ("finished", "cancelled")
+
+
+def unfinished_tables_of(user_id: int) -> list[str]:
+    """The tables still waiting or being played where this account sits (or resigned a seat a
+    bot plays on for it), newest first: its account cannot be deleted until they are over."""
+    from django.db.models import Q
+
+    from gameplay.models import Seat
+
+    return list(
+        Seat.objects.filter(Q(user_id=user_id) | Q(resigned_user_id=user_id))
+        .exclude(table__status__in=_OVER)
+        .order_by("-table__created_at")
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+
+
+def anonymize_seats(user_id: int, name: str) -> int:
+    """Take a deleted account out of every table it sat at: each seat keeps its place in the
+    table's history under `name` (its display name, and its name in the table's record and
+    state) but no longer names the account; its token is replaced (it acts for nobody). Call it
+    inside the caller's transaction, after `unfinished_tables_of` found none. Returns the number
+    of seats changed."""
+    from django.db.models import F, Q
+
+    from gameplay.models import Seat, Table, new_seat_token
+    from gameplay.services import cache
+
+    seats = list(
+        Seat.objects.select_for_update()
+        .filter(Q(user_id=user_id) | Q(resigned_user_id=user_id) | Q(reserved_for_id=user_id))
+        .order_by("table_id", "number")
+    )
+    by_table: dict[str, list[int]] = {}
+    for seat in seats:
+        mine = seat.user_id == user_id or seat.resigned_user_id == user_id
+        if mine:
+            by_table.setdefault(seat.table_id, []).append(seat.number)
+            seat.name = name
+            seat.token = new_seat_token()
+        if seat.user_id == user_id:
+            seat.user_id = None
+        if seat.resigned_user_id == user_id:
+            seat.resigned_user_id = None
+        if seat.reserved_for_id == user_id:
+            seat.reserved_for_id = None
+    Seat.objects.bulk_update(seats, ["name", "token", "user", "resigned_user", "reserved_for"])
+    for table in Table.objects.select_for_update().filter(pk__in=list(by_table)):
+        numbers = by_table[table.pk]
+        for blob in (table.record, (table.state or {}).get("state")):
+            players = blob.get("players") if isinstance(blob, dict) else None
+            if isinstance(players, list):
+                for n in numbers:
+                    if n < len(players):
+                        players[n] = name
+        Table.objects.filter(pk=table.pk).update(
+            record=table.record, state=table.state, seats_rev=F("seats_rev") + 1
+        )
+        cache.forget(table.pk)
+    return len(seats)

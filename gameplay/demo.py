@@ -1,6 +1,6 @@
 """The demo's friendly table: `make run` has a Saichugen table ready to join against two bots.
 
-`load_demo` calls `demo_table()` and the home page links to `/tables/<id>/`. Idempotent: an
+`load_demo` calls `demo_table()` and prints the link that plays ana's seat. Idempotent: an
 unfinished demo table is reused, a finished one is replaced by a fresh table.
 """
 

@@ -2,7 +2,9 @@
 
 The log is the truth; `Table.state` is a cache of the engine state after `Table.seq` actions
 (rebuilt from the log when missing). Rows are written only by `gameplay.services` (`create`,
-`play`, `clocks`): every action claims the next `seq` with a conditional UPDATE (`claim.py`).
+`play`, `clocks`, `lobby`): every action claims the next `seq` with a conditional UPDATE
+(`claim.py`). A lobby table waits with open seats and no deal (`waiting`) until its last seat
+is taken; every change of its seats bumps `Table.seats_rev`, which the claim checks too.
 """
 
 from __future__ import annotations
@@ -30,6 +32,14 @@ class Table(models.Model):
         WAITING = "waiting", "Waiting for players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Origin(models.TextChoices):
+        """Who made the table: the lobby lists only its own (lobby-api.md, "Tables")."""
+
+        EVENT = "event", "An event's fixture"
+        OPERATOR = "operator", "The operator's create_table command"
+        LOBBY = "lobby", "The lobby (a person, on the site or the API)"
 
     class OnTimeout(models.TextChoices):
         DEFAULT_ACTION = "default", "Play a legal default action"
@@ -39,9 +49,10 @@ class Table(models.Model):
     game = models.CharField(max_length=32)
     variant = models.JSONField(null=True, blank=True, help_text="as given; null = defaults")
     n_deals = models.PositiveSmallIntegerField(default=1)
-    seed = models.CharField(max_length=64)
+    # Blank while `waiting`: the secret seed is drawn when the table deals.
+    seed = models.CharField(max_length=64, blank=True)
     dealer = models.PositiveSmallIntegerField(default=0)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     # The number of actions applied so far; claimed with UPDATE ... WHERE seq = N.
     seq = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True, help_text="engine dump() after `seq` actions")
@@ -58,6 +69,16 @@ class Table(models.Model):
     result = models.JSONField(null=True, blank=True, help_text="score_record output at the end")
     record = models.JSONField(null=True, blank=True, help_text="the game record at the end")
     forfeited_seats = models.JSONField(default=list, blank=True)
+    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.OPERATOR)
+    private = models.BooleanField(
+        default=False, help_text="not listed in the lobby; joined only through its invitation"
+    )
+    # Bumped by every change of the seats (join, leave, resign): cached seats and snapshots of
+    # an older revision are stale, and a move claimed with one is refused (claim.py).
+    seats_rev = models.PositiveIntegerField(default=0)
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -65,7 +86,20 @@ class Table(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["deadline"], name="table_clock_due", condition=Q(status="playing"))
+            models.Index(
+                fields=["deadline"], name="table_clock_due", condition=Q(status="playing")
+            ),
+            models.Index(
+                fields=["status", "-created_at"], name="lobby_tables", condition=Q(origin="lobby")
+            ),
+        ]
+        constraints = [
+            # One live rematch per finished table (a cancelled one makes room for another).
+            models.UniqueConstraint(
+                fields=["rematch_of"],
+                condition=Q(rematch_of__isnull=False) & ~Q(status="cancelled"),
+                name="one_live_rematch",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -77,7 +111,9 @@ class Table(models.Model):
 
 class Seat(models.Model):
     """A place at a table: a user account, or a bot seat with a name and a level. `token` lets a
-    client act for the seat without a session (bots, invitation links)."""
+    client act for the seat without a session (bots). A seat with neither is open (a waiting
+    lobby table); `reserved_for` keeps an open seat for one account (a rematch); a person who
+    resigned is remembered in `resigned_user` while a built-in bot plays the seat out."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -98,6 +134,22 @@ class Seat(models.Model):
     )
     name = models.CharField(max_length=150, help_text="display name at the table")
     token = models.CharField(max_length=64, unique=True, default=new_seat_token)
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reserved_seats",
+        help_text="an open seat only this account may take (a rematch)",
+    )
+    resigned_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="resigned_seats",
+        help_text="the account that resigned this seat; the bot plays on, its result is theirs",
+    )
 
     class Meta:
         ordering = ["table", "number"]
@@ -121,6 +173,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def is_open(self) -> bool:
+        """Nobody sits here yet (a waiting table's seat; maybe reserved for one account)."""
+        return self.user_id is None and not self.bot
 
 
 class Action(models.Model):

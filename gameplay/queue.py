@@ -13,6 +13,7 @@ from celery import Task, current_app
 
 BOT_MOVE = "gameplay.bot_move"
 SWEEP_CLOCKS = "gameplay.sweep_clocks"
+EXPIRE_WAITING = "gameplay.expire_waiting"
 
 
 def task(name: str) -> Task:

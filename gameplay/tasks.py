@@ -1,4 +1,5 @@
-"""Celery tasks of the gameplay app: bot moves and the clock sweeper (ids in, never objects).
+"""Celery tasks of the gameplay app: bot moves, the clock sweeper and the lobby's expiry of
+waiting tables (ids in, never objects).
 
 The services queue these by name (`gameplay.queue`), never by importing this module, so the
 imports go one way only.
@@ -14,6 +15,7 @@ from celery import shared_task
 from gameplay import queue
 from gameplay.services.bot_moves import play_bot
 from gameplay.services.clocks import sweep_clocks as sweep
+from gameplay.services.lobby import expire_waiting
 
 
 @shared_task(name="gameplay.ping")
@@ -33,3 +35,10 @@ def sweep_clocks(bot_grace: float | None = None) -> int:
     """Apply due turn-clock timeouts (Celery beat, every second or two; the embedded server's
     sweeper, whose first sweep passes `bot_grace=0`)."""
     return sweep(bot_grace=bot_grace)
+
+
+@shared_task(name=queue.EXPIRE_WAITING, ignore_result=True)
+def expire_waiting_tables() -> int:
+    """Cancel the lobby tables that waited longer than `LOBBY_WAITING_EXPIRY` (Celery beat,
+    every minute; the lobby's list does it too, for the embedded mode without beat)."""
+    return expire_waiting()

@@ -4,12 +4,28 @@ from django.urls import path
 
 from gameplay import (
     converters,  # noqa: F401  (registers <table_id:...>)
+    lobby_views,
+    play_now,
+    replay_views,
     views,
 )
 
 app_name = "gameplay"
 
 urlpatterns = [
+    path("play/now/", play_now.play_now, name="play-now"),
     path("tables/<table_id:table_id>/", views.table, name="table"),
     path("tables/<table_id:table_id>/record.json", views.table_record, name="table_record"),
+    path("tables/<table_id:table_id>/replay/", replay_views.table_replay, name="replay"),
+    path(
+        "tables/<table_id:table_id>/replay.json",
+        replay_views.table_replay_json,
+        name="replay_json",
+    ),
+    # The lobby's pages (gameplay/lobby_views.py, docs/lobby.md).
+    path("play/", lobby_views.play, name="play"),
+    path("tables/<table_id:table_id>/join/", lobby_views.join, name="join"),
+    path("tables/<table_id:table_id>/leave/", lobby_views.leave, name="leave"),
+    path("tables/<table_id:table_id>/rematch/", lobby_views.rematch, name="rematch"),
+    path("games/", lobby_views.my_games, name="my-games"),
 ]

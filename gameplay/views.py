@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from gameplay import lobby_views
 from gameplay.engines import registry
 from gameplay.models import Table
 from gameplay.services import identity, matches
@@ -28,6 +31,9 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     """The table page: the client connects to `ws/tables/<id>/` (passing `?token=` on)."""
     obj = get_object_or_404(Table, pk=table_id)
     viewer = _viewer(request, obj)
+    if obj.status in (Table.Status.WAITING, Table.Status.CANCELLED):
+        # Not dealt (yet, or ever): its invitation and Leave instead of an empty table.
+        return lobby_views.waiting_table(request, obj, viewer.seat if viewer else None)
     seats = list(obj.seats.order_by("number").values("number", "name", "bot"))
     spec = registry.get_game(obj.game)
     if viewer is None:
@@ -47,6 +53,8 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "secondsPerMove": obj.seconds_per_move,
         "socketPath": f"/ws/tables/{obj.id}/",
         "recordUrl": f"/tables/{obj.id}/record.json",
+        "replayUrl": reverse("gameplay:replay", args=[obj.id]),
+        "replayLabel": gettext("Replay this match step by step"),
     }
     context = {
         "table": obj,
@@ -54,6 +62,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "seats": seats,
         "viewer_seat": viewer.seat,
         "config": config,
+        **lobby_views.table_extras(request, obj),  # Rematch, Resign
     }
     return render(request, "gameplay/table.html", context)
 

@@ -61,6 +61,7 @@ class EventForm(forms.ModelForm):
             "on_timeout",
             "play_online",
             "allow_spectators",
+            "allow_bot_accounts",
             "seed",
         ]
 

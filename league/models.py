@@ -11,14 +11,26 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from league.scheduling.formats import formats as registered_formats
 
 
 class Player(models.Model):
-    """A person (linked to a user account) or a bot, as the league knows them."""
+    """Someone who plays, as the league knows them. Four kinds (docs/accounts.md):
+
+    - a **person**: `is_bot` false; `user` their account, or none (an organizer entered them; an
+      organizer's invitation lets an account claim them, league.services.claims);
+    - a **bot account**: `is_bot` true and `user` an account with `is_bot_account` — a program
+      that plays through the API like a person and is seated like one, shown with the bot mark;
+    - a **built-in bot**: `bot_level` set (the level that plays it), `is_bot` true, no user —
+      the site's own program, seated as a bot seat at a table (`is_builtin_bot`);
+    - a **deleted account's** player: `deleted_at` set, no user, an anonymous name; its results
+      and ratings stay, nobody can claim it.
+    """
 
     name = models.CharField(max_length=60, unique=True)
     user = models.OneToOneField(
@@ -28,17 +40,36 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    # The bot mark: a program plays this player (a built-in bot or a bot account). For an account
+    # it follows `User.is_bot_account` (set together by league.profile.services).
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        help_text="a built-in bot: the level that plays its seats (docs/bots.md); blank for "
+        "people and bot accounts",
+    )
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. IT")
     club = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its account was deleted (the name is anonymous)"
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(is_bot=False) | Q(user__isnull=True), name="bot_has_no_user"
-            )
+                condition=Q(bot_level="") | Q(is_bot=True, user__isnull=True),
+                name="builtin_bot_has_no_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(deleted_at__isnull=True) | Q(user__isnull=True),
+                name="deleted_player_has_no_user",
+            ),
+            # lobby-api.md: names are unique without regard to case ("Ana" is "ana").
+            models.UniqueConstraint(Lower("name"), name="player_name_unique_without_case"),
         ]
 
     def __str__(self) -> str:
@@ -46,6 +77,16 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league:player", args=[self.pk])
+
+    @property
+    def is_builtin_bot(self) -> bool:
+        """The site's own bot (keyed by its level): seated as a bot seat, never an entrant."""
+        return bool(self.bot_level)
+
+    @property
+    def is_bot_account(self) -> bool:
+        """A program with an account (or one whose account was deleted): seated as a person."""
+        return self.is_bot and not self.bot_level
 
 
 def format_choices() -> list[tuple[str, Any]]:
@@ -98,6 +139,13 @@ class Event(models.Model):
         default=True, help_text="publishing a round opens an online table for each fixture"
     )
     allow_spectators = models.BooleanField(default=True)
+    # Open by default: an event is for whoever the organizer enters, programs included (shown
+    # with the bot mark); an organizer who wants people only says so (league.services.events).
+    allow_bot_accounts = models.BooleanField(
+        _("allow bot accounts"),
+        default=True,
+        help_text=_("accounts marked as bot accounts (programs) may enter"),
+    )
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.DRAFT
     )
@@ -356,6 +404,9 @@ class Rating(models.Model):
     sigma = models.FloatField()
     ordinal = models.FloatField(help_text="mu - 3*sigma, the displayed rating")
     games = models.PositiveIntegerField(default=0)
+    opponents = models.PositiveIntegerField(
+        default=0, help_text="distinct players met in the rated matches that counted"
+    )
     last_played_at = models.DateTimeField()
 
     class Meta:
@@ -397,3 +448,79 @@ class RatingHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.game} after match {self.match_id}: {self.ordinal:.2f}"
+
+
+# --- the rest of an account's life (see docs/accounts.md) --------------------------------------
+
+
+class ClaimInvitation(models.Model):
+    """An organizer's one-time invitation to take over a player who has no account.
+
+    Only a hash of the link's token is stored: whoever reads the table cannot use an invitation.
+    Written by `league.services.claims`.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_invitations")
+    token_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the token")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"claim of {self.player} ({'used' if self.used_at else 'open'})"
+
+
+class PlayerReport(models.Model):
+    """A report to staff about a player (listed in the admin); `league.services.reports`."""
+
+    class Reason(models.TextChoices):
+        CHEATING = "cheating", _("Cheating or collusion")
+        ABUSE = "abuse", _("Abusive behaviour or an offensive name")
+        UNMARKED_BOT = "unmarked_bot", _("A program playing as a person (not marked as a bot)")
+        IMPERSONATION = "impersonation", _("Pretending to be someone else")
+        OTHER = "other", _("Something else")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player_reports",
+        verbose_name=_("reporter"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="reports", verbose_name=_("player")
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    text = models.TextField(_("what happened"), max_length=2000, blank=True)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    handled = models.BooleanField(_("handled"), default=False)
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+
+    class Meta:
+        ordering = ["handled", "-created_at"]
+        verbose_name = _("player report")
+        verbose_name_plural = _("player reports")
+        indexes = [
+            models.Index(fields=["reporter", "created_at"], name="player_report_by_reporter")
+        ]
+
+    def __str__(self) -> str:
+        return f"report on {self.player} ({self.get_reason_display()})"

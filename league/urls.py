@@ -1,6 +1,7 @@
 from django.urls import path
 
 from league import views, views_organizer, views_ratings
+from league.profile import views as profile_views
 
 app_name = "league"
 
@@ -16,6 +17,11 @@ urlpatterns = [
         "events/<slug:slug>/entries/<int:entry_id>/",
         views_organizer.entry_action,
         name="entry_action",
+    ),
+    path(
+        "events/<slug:slug>/entries/<int:entry_id>/claim/",
+        views_organizer.claim_invite,
+        name="claim_invite",
     ),
     path("events/<slug:slug>/rounds/new/", views_organizer.round_generate, name="round_generate"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
@@ -33,6 +39,7 @@ urlpatterns = [
     path("events/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("events/<slug:slug>/ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("players/<int:player_id>/report/", profile_views.report_player, name="report"),
     path("ratings/", views_ratings.ratings_index, name="ratings_index"),
     path("ratings/<str:game>/", views_ratings.ratings_leaderboard, name="ratings"),
 ]

@@ -15,7 +15,7 @@ from league.ratings.services import rating_then
 from league.services.permissions import can_manage, can_organize, can_see
 from league.services.rounds import loaded_fingerprint
 from league.services.standings import standings_rows
-from league.standings import get_tiebreak
+from league.standings import StandingsConfig, StandingsRow, get_tiebreak, standings_csv_rows
 
 
 def visible_event(request: HttpRequest, slug: str) -> Event:
@@ -142,38 +142,31 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole table (never paginated), written by the standings' own exporter."""
     event = visible_event(request, slug)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
-    writer = csv_safe.writer(response)  # player names are anyone's text: no formulas
-    writer.writerow(
-        [
-            "rank",
-            "player_id",
-            "player",
-            "matches_played",
-            "match_points",
-            "total_payouts",
-            "wins",
-            "byes",
-            *event.tiebreaks,
-        ]
-    )
-    for row in standings_rows(event):
-        writer.writerow(
-            [
-                row["rank"],
-                row["player_id"],
-                row["player"],
-                row["matches_played"],
-                row["match_points"],
-                row["total_payouts"],
-                row["wins"],
-                row["byes"],
-                *row["tiebreaks"],
-            ]
-        )
+    snapshot = standings_rows(event)
+    config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed)
+    names = {row["player_id"]: row["player"] for row in snapshot}
+    rows = standings_csv_rows([_standings_row(row) for row in snapshot], config, names)
+    csv_safe.writer(response).writerows(rows)  # player names are anyone's text: no formulas
     return response
+
+
+def _standings_row(row: dict) -> StandingsRow:
+    """A snapshot row (`league.services.standings.compute_rows`) as the exporter reads it."""
+    return StandingsRow(
+        rank=row["rank"],
+        player_id=row["player_id"],
+        matches_played=row["matches_played"],
+        match_points=row["match_points"],
+        total_payouts=row["total_payouts"],
+        wins=row["wins"],
+        byes=row["byes"],
+        tiebreak_values=tuple(row["tiebreaks"]),
+        tied=row.get("tied", False),
+    )
 
 
 def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +20,7 @@ from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.forms import EntryForm, EventForm, ResultForm
 from league.models import Entry, Event, Fixture, Round
+from league.services import claims as claim_services
 from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
@@ -120,6 +122,7 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
         "event": event,
         "form": form,
         "entries": Entry.objects.filter(event=event).select_related("player"),
+        "claim_days": claim_services.invitation_days(),
     }
     return render(request, "league/entries.html", context)
 
@@ -144,6 +147,29 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
     except LeagueError as exc:
         return _refused(request, event, exc, here)
     return _done(request, event, f"{entry.player.name}: done.", here)
+
+
+@require_POST
+@organizer_view
+def claim_invite(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    """Make a one-time link that lets a person claim this entry's player (who has no account):
+    shown once, on this page only, for the organizer to pass on (league.services.claims)."""
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
+    here = reverse("league:entries", args=[event.slug])
+    try:
+        made = claim_services.invite_to_claim(entry.player, by=request.user)
+    except LeagueError as exc:
+        return _refused(request, event, exc, here)
+    link = request.build_absolute_uri(f"{reverse('claim')}?{urlencode({'token': made.token})}")
+    context = {
+        "event": event,
+        "player": entry.player,
+        "link": link,
+        "expires_at": made.invitation.expires_at,
+    }
+    response = render(request, "league/claim_invite.html", context)
+    response["Cache-Control"] = "no-store"  # the link is a secret: no cache keeps a copy
+    return response
 
 
 @require_POST

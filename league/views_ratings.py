@@ -13,7 +13,7 @@ from gameplay import api as gameplay
 from league.models import Rating
 from league.ratings.compute import MODEL_NAME
 from league.ratings.queries import TREND_DAYS, filter_choices, leaderboard
-from league.ratings.services import provisional_games
+from league.ratings.services import provisional_games, provisional_opponents
 
 PAGE_SIZE = 50
 
@@ -57,6 +57,7 @@ def ratings_leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "established_query": urlencode({**query, **keep_provisional}),
         "provisional_query": urlencode({**query, **keep_established}),
         "threshold": provisional_games(),
+        "opponents_threshold": provisional_opponents(),
         "trend_days": TREND_DAYS,
         "model_name": MODEL_NAME,
     }

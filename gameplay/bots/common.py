@@ -1,4 +1,8 @@
-"""Helpers shared by the bots: turning legal templates into actions, card ranks, tricks."""
+"""Helpers shared by the bots: turning legal templates into actions, reading a view.
+
+No game rules here: trick winners, card strengths, points and payouts come from the engines' own
+pure helpers (`gameplay.engines.<game>`), so a bot cannot drift from the rules it plays by.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ def random_action(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, 
 
 
 def by_act(legal: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The legal entries grouped by their `act`."""
     out: dict[str, list[dict[str, Any]]] = {}
     for entry in legal:
         out.setdefault(entry["act"], []).append(entry)
@@ -37,37 +42,9 @@ def by_act(legal: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 
 
 def suit_of(card: str) -> str:
+    """The suit letter of a card code (records.md: rank, then suit). Which card beats which is
+    the engine's to say: bots import each game's ``trick_winner`` and ``card_strength``."""
     return card[1]
-
-
-class Order:
-    """A rank order, highest first (e.g. "AKQJT98765432"): `strength` grows with the rank."""
-
-    def __init__(self, ranks: str) -> None:
-        self.ranks = ranks
-
-    def strength(self, card: str) -> int:
-        return len(self.ranks) - self.ranks.index(card[0])
-
-
-def trick_winner(cards: list[str], strength: Any, trump: Any = None, led: str | None = None) -> int:
-    """Index of the winning card in `cards` (in play order): highest trump, else highest of
-    the suit led. `strength(card)` ranks cards; `trump(card)` says whether a card is a trump."""
-    led = led or suit_of(cards[0])
-    best = 0
-    for i, c in enumerate(cards[1:], start=1):
-        b = cards[best]
-        if trump is not None and trump(c):
-            if not trump(b) or strength(c) > strength(b):
-                best = i
-        elif (
-            (trump is None or not trump(b))
-            and suit_of(c) == led
-            and suit_of(b) == led
-            and strength(c) > strength(b)
-        ):
-            best = i
-    return best
 
 
 def seen_cards(view: dict[str, Any]) -> set[str]:

@@ -11,20 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.bots.common import by_act, seen_cards, suit_of, trick_winner
+from gameplay.bots.common import by_act, seen_cards, suit_of
 from gameplay.bots.registry import register
-
-RANKS = "32ARCF7654"  # high to low
-SUITS = "dcsb"
-THIRDS = {"A": 3, "3": 1, "2": 1, "R": 1, "C": 1, "F": 1}
-
-
-def strength(card: str) -> int:
-    return len(RANKS) - RANKS.index(card[0])
-
-
-def thirds(card: str) -> int:
-    return THIRDS.get(card[0], 0)
+from gameplay.engines.mediatore import SUITS, higher_in_suit, trick_winner
+from gameplay.engines.mediatore import card_strength as strength
+from gameplay.engines.mediatore import card_thirds as thirds
 
 
 def hand_strength(hand: list[str]) -> float:
@@ -39,8 +30,7 @@ def hand_strength(hand: list[str]) -> float:
 
 
 def _is_top(card: str, hand: list[str], gone: set[str]) -> bool:
-    s = suit_of(card)
-    return all(r + s in gone or r + s in hand for r in RANKS[: RANKS.index(card[0])])
+    return all(c in gone or c in hand for c in higher_in_suit(card))
 
 
 def _low_cards(cards: list[str], hand: list[str], n: int, keep: str | None = None) -> list[str]:
@@ -102,10 +92,9 @@ def _play(view: dict[str, Any], plays: list[str]) -> str:
         if tops:
             return max(tops, key=lambda c: (thirds(c), strength(c)))
         return min(plays, key=lambda c: (thirds(c), strength(c)))
-    led = suit_of(trick[0])
-    win_at = trick_winner(trick, strength, None, led)
+    win_at = trick_winner(trick)
     friend_winning = _side(view, seats[win_at]) == _side(view, me)
-    winners = [c for c in plays if trick_winner([*trick, c], strength, None, led) == len(trick)]
+    winners = [c for c in plays if trick_winner([*trick, c]) == len(trick)]
     last = len(trick) == 3
     if friend_winning and (last or _is_top(trick[win_at], hand, gone)):
         return max(plays, key=lambda c: (thirds(c), -strength(c)))  # add points to our trick

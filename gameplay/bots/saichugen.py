@@ -15,24 +15,14 @@ from typing import Any
 from gameplay.bots.registry import register
 from gameplay.engines.saichugen import (
     DECK,
-    STRENGTH,
-    VALUE,
+    card_value,
     game_payouts,
-    median_seat,
+    payout_mode,
     round_banked,
+    trick_winner,
 )
 
 BUDGET = 480  # rollouts per decision: sampled worlds x candidate cards
-
-
-def value(card: str) -> int:
-    """The card's value (A=1 … K=13), from the engine's own table."""
-    return VALUE[DECK.id_of[card]]
-
-
-def strength(card: str) -> int:
-    """The card's strength (rank first, then suit S > H > D > C), from the engine."""
-    return STRENGTH[DECK.id_of[card]]
 
 
 @register("saichugen", "basic", "aims for the median by sampling the unseen cards", rank=10)
@@ -45,7 +35,7 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     unseen = [c for c in DECK.code_of if c not in revealed and c not in view["hand"]]
     sizes = view["hand_sizes"]
     committed = view["committed"]
-    mode = (view.get("variant") or {}).get("payout", "zero_sum")
+    mode = payout_mode(view.get("variant"))
     totals = dict.fromkeys(cards, 0)
     for _ in range(max(12, BUDGET // len(cards))):
         rng.shuffle(unseen)
@@ -87,9 +77,8 @@ def _rollout(
     game = list(view["game_scores"])
     rnd, trick = view["round"], view["trick"]
     while True:
-        a, b, c = trick_cards
-        w = median_seat(strength(a), strength(b), strength(c))
-        round_pts[w] += value(trick_cards[w])
+        w = trick_winner(trick_cards)
+        round_pts[w] += card_value(trick_cards[w])
         if trick == 2:
             bank = round_banked(round_pts)
             game = [g + x for g, x in zip(game, bank)]

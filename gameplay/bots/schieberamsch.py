@@ -11,37 +11,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.bots.common import by_act, seen_cards, suit_of, trick_winner
+from gameplay.bots.common import by_act, seen_cards
 from gameplay.bots.registry import register
-
-POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
-PLAIN = "ATKQ987"  # high to low
-JACKS = ["JC", "JS", "JH", "JD"]  # high to low
-
-
-def points(card: str) -> int:
-    return POINTS.get(card[0], 0)
-
-
-def is_jack(card: str) -> bool:
-    return card[0] == "J"
-
-
-def strength(card: str) -> int:
-    if is_jack(card):
-        return 100 - JACKS.index(card)
-    return len(PLAIN) - PLAIN.index(card[0])
-
-
-def _led_suit(card: str) -> str:
-    return "J" if is_jack(card) else suit_of(card)
+from gameplay.engines.schieberamsch import card_points as points
+from gameplay.engines.schieberamsch import card_strength as strength
+from gameplay.engines.schieberamsch import (
+    follow_suit,
+    higher_in_suit,
+    trick_winner,
+)
+from gameplay.engines.schieberamsch import is_trump as is_jack
 
 
 def _danger(card: str, hand: list[str]) -> float:
     """How likely this card takes a costly trick: high and short in its suit."""
     if is_jack(card):
-        return 8.0 + strength(card) - 96
-    same = [c for c in hand if not is_jack(c) and suit_of(c) == suit_of(card)]
+        return 1.0 + strength(card)  # JD 9 … JC 12: a jack always is
+    same = [c for c in hand if follow_suit(c) == follow_suit(card)]
     low = sum(1 for c in same if strength(c) <= 3)  # 9 8 7 protect
     return points(card) + strength(card) - 3.0 * low
 
@@ -75,10 +61,6 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     return {"act": "play", "card": _play_ramsch(view, plays)}
 
 
-def _winner_index(cards: list[str]) -> int:
-    return trick_winner(cards, strength, is_jack, _led_suit(cards[0]))
-
-
 def _play_ramsch(view: dict[str, Any], plays: list[str]) -> str:
     trick = [t["card"] for t in view["trick"]]
     hand = view["hand"]
@@ -86,8 +68,8 @@ def _play_ramsch(view: dict[str, Any], plays: list[str]) -> str:
         # Lead the lowest plain card, from the suit where it is safest; jacks last.
         plain = [c for c in plays if not is_jack(c)] or plays
         return min(plain, key=lambda c: (strength(c), points(c)))
-    losers = [c for c in plays if _winner_index([*trick, c]) != len(trick)]
-    following = any(_led_suit(c) == _led_suit(trick[0]) for c in plays)
+    losers = [c for c in plays if trick_winner([*trick, c]) != len(trick)]
+    following = any(follow_suit(c) == follow_suit(trick[0]) for c in plays)
     if losers:
         if not following:
             return max(losers, key=lambda c: (points(c), _danger(c, hand)))  # shed points
@@ -111,9 +93,9 @@ def _play_grand(view: dict[str, Any], plays: list[str], declarer: bool, decl: in
         if tops:
             return max(tops, key=points)
         return min(plays, key=lambda c: (points(c), strength(c)))
-    win_at = _winner_index(trick)
+    win_at = trick_winner(trick)
     partner_winning = not declarer and seats[win_at] != decl
-    winners = [c for c in plays if _winner_index([*trick, c]) == len(trick)]
+    winners = [c for c in plays if trick_winner([*trick, c]) == len(trick)]
     if partner_winning and (len(trick) == 2 or not winners):
         return max(plays, key=lambda c: (points(c), -strength(c)))  # fatten the partner's trick
     if winners:
@@ -122,6 +104,4 @@ def _play_grand(view: dict[str, Any], plays: list[str], declarer: bool, decl: in
 
 
 def _is_top(card: str, hand: list[str], gone: set[str]) -> bool:
-    s = suit_of(card)
-    higher = PLAIN[: PLAIN.index(card[0])]
-    return all(r + s in gone or r + s in hand for r in higher)
+    return all(c in gone or c in hand for c in higher_in_suit(card))

@@ -11,15 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.bots.common import Order, by_act, seen_cards, suit_of, trick_winner
+from gameplay.bots.common import by_act, seen_cards, suit_of
 from gameplay.bots.registry import register
-
-ORDER = Order("AKQJT98765432")
-SUITS = "SHDC"
-
-
-def _strength(card: str) -> int:
-    return ORDER.strength(card)
+from gameplay.engines.three_five_eight import (
+    SUITS,
+    higher_in_suit,
+    trick_winner,
+)
+from gameplay.engines.three_five_eight import (
+    card_strength as _strength,
+)
 
 
 def _suit_value(hand: list[str], suit: str) -> float:
@@ -50,8 +51,7 @@ def _throwaways(hand: list[str], trump: str | None, n: int) -> list[str]:
 
 def _is_top(card: str, hand: list[str], gone: set[str]) -> bool:
     """No unplayed card of the suit outside my hand ranks higher."""
-    s = suit_of(card)
-    return all(r + s in gone or r + s in hand for r in ORDER.ranks[: ORDER.ranks.index(card[0])])
+    return all(c in gone or c in hand for c in higher_in_suit(card))
 
 
 @register("three_five_eight", "basic", "plays to its trick target by simple rules", rank=10)
@@ -99,7 +99,7 @@ def _play(view: dict[str, Any], plays: list[str], trump: str | None) -> str:
         return min(side, key=lambda c: (-counts[suit_of(c)], _strength(c)))
     winners = []
     for c in plays:
-        if trick_winner([*trick, c], _strength, is_trump, suit_of(trick[0])) == len(trick):
+        if trick_winner([*trick, c], trump) == len(trick):
             winners.append(c)
     last = len(trick) == 2
     if winners:

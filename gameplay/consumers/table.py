@@ -23,7 +23,7 @@ from django.db import close_old_connections
 
 from gameplay.consumers import limits
 from gameplay.services import notify, payloads, play, runner
-from gameplay.services.errors import TableError
+from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.identity import identify
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,10 @@ _in_pool: dict[Any, Any] = {}  # one wrapper per function (built once, not per m
 
 
 MAX_ID_LENGTH = 64
+# Closed when the connection's seat changed (its person left or resigned, or a spectator took a
+# seat): the client reconnects and is identified afresh. 4403 when it may no longer look at all.
+SEAT_CHANGED = 4409
+REFUSED = 4403
 
 
 class TokenBucket:
@@ -170,9 +174,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     table_id: str
     seat: int | None
+    seats_rev: int
+    token: str | None
     last_seq: int
     race_lost_at: int
     spectator_slot: limits.SpectatorSlot | None = None  # a spectator's place in its address's cap
+    revoked = False  # closed because its seat changed: it sends and applies nothing more
 
     async def connect(self) -> None:
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -184,7 +191,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if identity is None:
             await self.close()  # before accept: the handshake is answered with HTTP 403
             return
+        self.token = token
         self.seat = identity.seat
+        self.seats_rev = identity.seats_rev
         if self.seat is None:
             # A spectator takes a place in its address's count (released in `disconnect`).
             self.spectator_slot = limits.admit_spectator(self.scope)
@@ -292,9 +301,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         latest, seq = self.last_seq, None
         try:
             seq, action, client_id = parse_act(content)
-            played = await in_pool(play.play_action)(
-                self.table_id, self.seat, action, seq, client_id=client_id
-            )
+            played = await self.play(action, seq, client_id)
+            if played is None:
+                return  # the seat is no longer this connection's: it was closed
         except TableError as exc:
             if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
                 self.race_lost_at = seq
@@ -309,10 +318,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_missing(again=True)  # acknowledged by the current state
         # A new action: its state arrives through the group like everybody else's.
 
+    async def play(self, action: dict[str, Any], seq: int, client_id: str | None) -> Any:
+        """`play_action` for this connection's seat, as of the seats it was identified at;
+        None when the seats changed and the seat is no longer its own (then it is closed)."""
+        for _ in range(2):
+            try:
+                return await in_pool(play.play_action)(
+                    self.table_id,
+                    self.seat,
+                    action,
+                    seq,
+                    client_id=client_id,
+                    seats_rev=self.seats_rev,
+                )
+            except SeatsChanged:
+                if not await self.still_seated():
+                    return None
+        return None
+
     # ------------------------------------------------------------------ server -> client
     async def table_state(self, event: dict[str, Any]) -> None:
         """A state from the channel layer: forward it in order, or fill a gap from the table."""
+        if self.revoked:
+            return
         seq = event["seq"]
+        if event.get("seats_rev", 0) > self.seats_rev and not await self.still_seated():
+            return
         if seq == self.last_seq + 1 or (event.get("final") and seq == self.last_seq):
             # `text`: serialized once by the sender (notify); `state`: a plain dict message.
             text = event.get("text")
@@ -324,11 +355,33 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_missing(self, again: bool = False) -> None:
         """Send every state after the last one sent, up to now; `again`: at least the current."""
-        states = await in_pool(payloads.states_since)(self.table_id, self.seat, self.last_seq)
+        if self.revoked:
+            return
+        try:
+            states = await in_pool(payloads.states_since)(
+                self.table_id, self.seat, self.last_seq, self.seats_rev
+            )
+        except SeatsChanged:
+            if not await self.still_seated():
+                return
+            states = await in_pool(payloads.states_since)(self.table_id, self.seat, self.last_seq)
         for state in states:
             if state["seq"] > self.last_seq or (again and state["seq"] == self.last_seq):
                 await self.send(text_data=json.dumps(state))
                 self.last_seq = state["seq"]
+
+    async def still_seated(self) -> bool:
+        """After a change of the table's seats: whether this connection is still who it was
+        identified as. If not (its person left or resigned: the seat's token was replaced, or a
+        spectator took a seat), it is closed before it is sent another state, so a seat's
+        cards never reach a connection that no longer holds it."""
+        identity = await in_pool(identify)(self.table_id, self.token, self.scope.get("user"))
+        if identity is not None and identity.seat == self.seat:
+            self.seats_rev = max(self.seats_rev, identity.seats_rev)
+            return True
+        self.revoked = True
+        await self.close(code=REFUSED if identity is None else SEAT_CHANGED)
+        return False
 
     async def send_error(self, code: str, message: str, client_id: str | None) -> None:
         await self.send(

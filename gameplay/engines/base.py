@@ -47,6 +47,16 @@ def visible(events: list[Event], seat: int | None) -> list[Event]:
     ]
 
 
+def part(code: str, text: str, value: int, **figures: Any) -> dict[str, Any]:
+    """One line of a ``deal_summary`` breakdown: what it adds to the total, and why."""
+    return {"code": code, "text": text, "value": value, **figures}
+
+
+def note(code: str, text: str, **figures: Any) -> dict[str, Any]:
+    """One fact a whole deal turned on (a contract, the trump, the skat's way), for its summary."""
+    return {"code": code, "text": text, **figures}
+
+
 def describe_action(action: Any) -> str:
     """A short text of an action for error lines: ``play 7H``, ``give 2C 7D to 1``."""
     if not isinstance(action, dict):
@@ -91,8 +101,12 @@ class Match:
         "finished",
         "winners",
     )
-    # ``_committed``: (the current deal's dealt hands, its commitment), not part of the state
-    __slots__ = (*COMMON, "_committed")
+    # ``_committed``: (the current deal's dealt hands, its commitment), not part of the state;
+    # ``_summary``: set only on the replay ``deal_summary`` makes (the deal whose end it records)
+    __slots__ = (*COMMON, "_committed", "_summary")
+    # The codes a ``deal_summary`` part or note of this game may carry (stable: clients key their
+    # texts on them)
+    SUMMARY_CODES: ClassVar[frozenset[str]] = frozenset()
 
     # ------------------------------------------------------------------ game hooks
     @classmethod
@@ -118,6 +132,12 @@ class Match:
 
     def _final_winners(self) -> list[int]:
         """Winners when the match ends because ``n_deals`` were played."""
+        raise NotImplementedError
+
+    def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
+        """The breakdown of the deal ending now, from the engine's state at its end (see
+        ``deal_summary``): ``{"kind", "notes", "score_parts", "payout_parts"}``, the parts one
+        list per seat."""
         raise NotImplementedError
 
     # validated path, per game
@@ -307,6 +327,9 @@ class Match:
         deal the next deal."""
         if sum(payouts) != 0:
             raise EngineFault(f"payouts {payouts} do not sum to zero")
+        pending = getattr(self, "_summary", None)  # only a deal_summary replay sets it
+        if pending is not None and pending["deal"] == self.deal_no:
+            pending.update(self._summarize(scores, payouts))
         self.results.append({"dealer": dealer, "scores": scores, "payouts": payouts})
         if ev is not None:
             ev.append(event("deal_end", deal=self.deal_no, **self._reveal(self.deal_no)))
@@ -391,6 +414,75 @@ class Match:
             "last_deal": self._reveal(len(self.results) - 1) if self.results else None,
             "finished": self.finished,
             "winners": list(self.winners),
+        }
+
+    # ------------------------------------------------------------------ deal breakdown
+    def deal_summary(self, deal_index: int) -> dict[str, Any]:
+        """How finished deal ``deal_index`` came to its scores and payouts, for people: JSON.
+
+        One interface for every game, so the table page can explain any game's scoring::
+
+            {"game", "deal", "dealer", "kind", "scores", "payouts",
+             "notes": [{"code", "text", ...}],          # what the whole deal turned on
+             "seats": [{"seat",
+                        "score": {"parts": [PART, ...], "total"},
+                        "payout": {"parts": [PART, ...], "total"}}, ...]}
+
+        A PART is ``{"code", "text", "value", ...figures}``: a stable code (one of the engine's
+        ``SUMMARY_CODES``, as are the notes' codes), an English line, what it adds, and the
+        figures the line is made of (so a client can word it in its own language). Parts add up
+        exactly: a seat's score parts to its score and its payout parts to its payout. A step
+        that multiplies or divides adds the difference it makes (doubled, 37 → 74 adds 37; 74
+        divided by 10, the fraction dropped, → 7 adds -67). ``kind`` is the game's code for how
+        the deal went (``thrown_in`` when it was).
+
+        Computed from the engine's own state at the deal's end, by replaying the match's log up
+        to it (the match itself is not changed); everything in it is public once the deal is
+        over. ``IndexError`` for a deal that is not finished."""
+        if isinstance(deal_index, bool) or not 0 <= deal_index < len(self.results):
+            raise IndexError(f"deal {deal_index!r} is not a finished deal of this match")
+        deck = self.deck_for(self.variant)
+        played = self.log[: deal_index + 1]
+        replay = type(self)(
+            dealer=self.first_dealer,
+            variant=self.variant,
+            n_deals=self.n_deals,
+            seed=self.seed,  # deals after the replayed ones only
+            deals=[
+                {"hands": [deck.codes(h) for h in hands], "stock": deck.codes(stock)}
+                for hands, stock, _ in played
+            ],
+        )
+        pending: dict[str, Any] = {"deal": deal_index}
+        replay._summary = pending
+        for _, _, actions in played:
+            for action in actions:
+                replay.apply(action["seat"], action)
+        if "score_parts" not in pending:
+            raise EngineFault(f"the replay of deal {deal_index} did not end it")
+        result = self.results[deal_index]
+        seats = []
+        for s in range(self.SEATS):
+            entry: dict[str, Any] = {"seat": s}
+            for key, figure in (("score", "scores"), ("payout", "payouts")):
+                parts = pending[f"{key}_parts"][s]
+                total = sum(p["value"] for p in parts)
+                if total != result[figure][s]:
+                    raise EngineFault(
+                        f"deal {deal_index}: seat {s}'s {key} parts add up to "
+                        f"{total}, not {result[figure][s]}"
+                    )
+                entry[key] = {"parts": parts, "total": total}
+            seats.append(entry)
+        return {
+            "game": self.GAME,
+            "deal": deal_index,
+            "dealer": result["dealer"],
+            "kind": pending["kind"],
+            "scores": list(result["scores"]),
+            "payouts": list(result["payouts"]),
+            "notes": pending["notes"],
+            "seats": seats,
         }
 
     # ------------------------------------------------------------------ records and JSON

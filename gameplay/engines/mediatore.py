@@ -13,11 +13,12 @@ or a message before the rules reveal them. The state holds them; ``view`` and th
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
-from .base import Event, Match, event
+from .base import Event, Match, event, note, part
 from .cards import ITALIAN40, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
 from .sheet_rules import SheetError, SheetRules, seat
@@ -61,9 +62,19 @@ SUIT_OF = [c // 10 for c in range(40)]
 SUIT_MASK_OF = [SUIT_MASK[c // 10] for c in range(40)]  # the suit a card's followers come from
 THIRDS2 = [[THIRDS[a] + THIRDS[b] for b in range(40)] for a in range(40)]  # two cards' thirds
 BID_MOVES = [("bid", c) for c in range(5)]
-# HIGHER[best][card]: the winner so far of a trick whose best card is ``best`` (of the suit led)
-# once ``card`` is played: ``card`` if of the same suit and higher (a lower int), else ``best``.
-HIGHER = [[y if y // 10 == x // 10 and y < x else x for y in range(40)] for x in range(40)]
+# A card's rank within its suit: the 3 10, the 2 9, the ace 8 … the 4 1 (no trumps).
+STRENGTH = [10 - c % 10 for c in range(40)]
+
+
+def beats(card: int, best: int) -> bool:
+    """Whether ``card`` (an id) takes the trick from ``best``, the card winning it so far (of the
+    suit led): only a higher card of the same suit does."""
+    return card // 10 == best // 10 and STRENGTH[card] > STRENGTH[best]
+
+
+# HIGHER[best][card]: the winner so far once ``card`` is played (``beats`` as a table, so the
+# engine's trick costs three lookups; ``winning_index`` and ``trick_winner`` read it too).
+HIGHER = [[y if beats(y, x) else x for y in range(40)] for x in range(40)]
 SEAT_AT = [[(leader + k) % 4 for k in range(4)] for leader in range(4)]  # (leader + offset) % 4
 OTHERS = [SUIT_MASK[c // 10] & ~(1 << c) for c in range(40)]  # the rest of a card's suit
 LOWS = [LOW_MASK[c // 10] for c in range(40)]
@@ -95,6 +106,35 @@ _STAKES = {
     SOLISSIMO: (-16, 48, None),
     ARCISOLISSIMO: (-18, 54, None),
 }
+
+
+def winning_index(cards: Sequence[int]) -> int:
+    """Index (in play order) of the card that wins the trick ``cards`` (ids) so far."""
+    best = cards[0]
+    for card in cards[1:]:
+        best = HIGHER[best][card]
+    return cards.index(best)
+
+
+def card_strength(card: str) -> int:
+    """A card code's rank within its suit: 3 → 10, 2 → 9, A → 8, R, C, F, 7, 6, 5, 4 → 1."""
+    return STRENGTH[DECK.id_of[card]]
+
+
+def card_thirds(card: str) -> int:
+    """A card code's points in thirds of a point: an ace 3; a 3, 2, R, C or F 1; the rest 0."""
+    return THIRDS[DECK.id_of[card]]
+
+
+def trick_winner(cards: Sequence[str]) -> int:
+    """Index (in play order) of the card codes' winner so far: the highest of the suit led."""
+    return winning_index([DECK.id_of[c] for c in cards])
+
+
+def higher_in_suit(card: str) -> list[str]:
+    """The cards of ``card``'s suit that beat it, highest first."""
+    mine = DECK.id_of[card]
+    return [DECK.code_of[c] for c in range(mine - mine % 10, mine)]
 
 
 def signal_true(signal: int, card: int, rest: list[int]) -> bool:
@@ -497,7 +537,7 @@ class MediatoreMatch(Match):
         if len(trick) < 4:
             self.turn = NEXT[seat]
             return
-        # Trick complete: no trumps, the highest card of the suit led wins.
+        # Trick complete: ``winning_index`` unrolled (the hot path of every playout).
         a, b, c, d = trick
         leader = self.leader
         w = SEAT_AT[leader][trick.index(HIGHER[HIGHER[HIGHER[a][b]][c]][d])]
@@ -659,6 +699,131 @@ class MediatoreMatch(Match):
         self.masks = [sum(map(bit, h0)), sum(map(bit, h1)), sum(map(bit, h2)), sum(map(bit, h3))]
         self.phase = PLAY
         self.leader = self.turn = NEXT[self.dealer]
+
+    SUMMARY_CODES = frozenset(
+        {"cards", "monte_last_trick", "whole_points", "stake", "slam", "thrown_in"}
+        | {"contract", "called", "outcome"}  # notes
+    )
+
+    def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
+        """Score: the side's card points in thirds — each member's tricks, the monte with the
+        last trick when the side took it — then whole points (the fraction dropped). Payout:
+        the stake of the seat's role in the contract, won or lost, then the slam's extra."""
+        c = self.contract
+        if c < 0:  # everybody passed
+            nothing = part("thrown_in", "Everybody passed: the deal is thrown in", 0)
+            return {
+                "kind": "thrown_in",
+                "notes": [],
+                "score_parts": [[dict(nothing)] for _ in range(4)],
+                "payout_parts": [[dict(nothing)] for _ in range(4)],
+            }
+        d = self.declarer
+        partner = self.partner if c == CHIAMO else -1
+        helper = partner if c == CHIAMO else self.giver if c == MEDIATORE else -1
+        last = self.tricks[-1][5]
+        side = [d] if partner < 0 else sorted((d, partner))
+        defenders = [s for s in range(4) if s not in side]
+        monte = DECK.codes(self.monte)
+        monte_thirds = sum(THIRDS[m] for m in self.monte)
+        side_thirds = 0
+        lines_of: dict[int, list[dict[str, Any]]] = {}
+        for members in (side, defenders):
+            lines = [
+                part(
+                    "cards",
+                    f"Cards taken by seat {m}: {self.thirds[m]} thirds",
+                    self.thirds[m],
+                    seat=m,
+                    thirds=self.thirds[m],
+                )
+                for m in members
+            ]
+            if last in members:
+                lines.append(
+                    part(
+                        "monte_last_trick",
+                        f"The monte ({' '.join(monte)}) and the last trick, to seat {last}: "
+                        f"{monte_thirds} + {LAST_TRICK} thirds",
+                        monte_thirds + LAST_TRICK,
+                        seat=last,
+                        cards=monte,
+                    )
+                )
+            thirds = sum(line["value"] for line in lines)
+            if members is side:
+                side_thirds = thirds
+            whole = thirds // 3
+            lines.append(
+                part(
+                    "whole_points",
+                    f"{thirds} thirds = {whole} points, the fraction dropped",
+                    whole - thirds,
+                    thirds=thirds,
+                    points=whole,
+                )
+            )
+            for m in members:
+                lines_of[m] = [dict(line) for line in lines]
+        won = side_thirds >= 18
+        slam = (self.won[d] + (self.won[partner] if partner >= 0 else 0)) in (0, 9)
+        rule = self.variant["slam"]
+        base = payments(c, d, helper, helper < 0, won, False, rule)
+        real = payments(c, d, helper, helper < 0, won, slam, rule)
+        name = CONTRACTS[c].capitalize()
+        outcome = "won" if won else "lost"
+        payout_parts = []
+        for s in range(4):
+            role = (
+                "declarer"
+                if s == d
+                else "partner"
+                if c == CHIAMO and s == helper
+                else "giver"
+                if s == helper
+                else "defender"
+            )
+            lines = [
+                part(
+                    "stake",
+                    f"{name} {outcome}, the {role}: {base[s]:+d}",
+                    base[s],
+                    role=role,
+                    contract=CONTRACTS[c],
+                    won=won,
+                )
+            ]
+            if real[s] != base[s]:
+                how = "doubles every payment" if rule == "double" else "2 more on every payment"
+                text = f"Slam (every trick to one side) {how}: {real[s] - base[s]:+d}"
+                lines.append(part("slam", text, real[s] - base[s], rule=rule))
+            payout_parts.append(lines)
+        called = [] if self.called < 0 else [DECK.code_of[self.called]]
+        notes = [note("contract", f"{name} by seat {d}", contract=CONTRACTS[c], declarer=d)]
+        if called:
+            holder = "it lay in the monte" if helper < 0 else f"seat {helper} held it"
+            notes.append(
+                note("called", f"Called {called[0]}: {holder}", card=called[0], holder=helper)
+            )
+        side_pts = side_thirds // 3
+        notes.append(
+            note(
+                "outcome",
+                f"The declarer's side took {side_pts} points ({side_thirds} thirds): "
+                f"{outcome}{', a slam' if slam else ''}",
+                side=side,
+                thirds=side_thirds,
+                points=side_pts,
+                won=won,
+                slam=slam,
+            )
+        )
+        return {
+            "kind": CONTRACTS[c],
+            "notes": notes,
+            "score_parts": [lines_of[s] for s in range(4)],
+            "payout_parts": payout_parts,
+        }
 
     def _settle(self, last: int) -> tuple[list[int], list[int], dict[str, Any]]:
         """Scores, payouts and how they came about, once the ninth trick is played."""

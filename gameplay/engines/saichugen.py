@@ -6,10 +6,11 @@ Rules: ../shared/rules/saichugen.md. One record deal = one game of 5 rounds of 3
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from math import floor
 from typing import Any
 
-from .base import Event, Match, event
+from .base import Event, Match, event, note, part
 from .cards import FRENCH52, SUIT_NAMES, Deck
 from .errors import IllegalAction
 from .sheet_rules import SheetError, SheetRules, ints
@@ -37,6 +38,23 @@ def median_seat(a: int, b: int, c: int) -> int:
     return 2 if b < c else 1
 
 
+def card_value(card: str) -> int:
+    """A card code's value, what a trick won with it scores: A 1 … K 13."""
+    return VALUE[DECK.id_of[card]]
+
+
+def card_strength(card: str) -> int:
+    """A card code's strength: its value first, then its suit (S > H > D > C); all distinct."""
+    return STRENGTH[DECK.id_of[card]]
+
+
+def trick_winner(cards: Sequence[str]) -> int:
+    """Index (0, 1, 2: seat order) of the three card codes' winner: the median strength."""
+    a, b, c = cards
+    id_of = DECK.id_of
+    return median_seat(STRENGTH[id_of[a]], STRENGTH[id_of[b]], STRENGTH[id_of[c]])
+
+
 def round_banked(scores: list[int]) -> list[int]:
     """What each seat banks from round scores ``R``: the seats at the median keep theirs."""
     a, b, c = scores
@@ -45,8 +63,23 @@ def round_banked(scores: list[int]) -> list[int]:
     return [a if a == m else 0, b if b == m else 0, c if c == m else 0]
 
 
+PAYOUT = Flag(
+    "payout",
+    "choice",
+    "zero_sum",
+    choices=("zero_sum", "raw"),
+    help="zero_sum: +2/-1 or +1/-2 by the number of median winners; "
+    "raw: 3 * G - sum(G), the pairwise settlement of game scores",
+)
+
+
+def payout_mode(variant: Mapping[str, Any] | None) -> str:
+    """The payout mode a table's variant sets (the flag's default when it sets none)."""
+    return (variant or {}).get("payout", PAYOUT.default)
+
+
 def game_payouts(game_scores: list[int], mode: str = "zero_sum") -> list[int]:
-    """The zero-sum payout of a finished game."""
+    """The zero-sum payout of a finished game, in the variant's ``payout_mode``."""
     if mode == "raw":
         total = sum(game_scores)
         return [3 * g - total for g in game_scores]
@@ -71,7 +104,7 @@ class SaichugenSheet(SheetRules):
             raise SheetError(f"a game score is from 0 to {MAX_GAME_SCORE}")
         if sum(scores) > MAX_GAME_SCORE:
             raise SheetError(f"the three game scores cannot add up to more than {MAX_GAME_SCORE}")
-        return scores, game_payouts(scores, self.variant["payout"]), dealer
+        return scores, game_payouts(scores, payout_mode(self.variant)), dealer
 
 
 class SaichugenMatch(Match):
@@ -85,16 +118,7 @@ class SaichugenMatch(Match):
         "Be the most mediocre: the median card takes the trick, "
         "the median round score is banked, the median game score wins."
     )
-    FLAGS = (
-        Flag(
-            "payout",
-            "choice",
-            "zero_sum",
-            choices=("zero_sum", "raw"),
-            help="zero_sum: +2/-1 or +1/-2 by the number of median winners; "
-            "raw: 3 * G - sum(G), the pairwise settlement of game scores",
-        ),
-    )
+    FLAGS = (PAYOUT,)
     STATE = (
         "hands",
         "stock",
@@ -147,6 +171,87 @@ class SaichugenMatch(Match):
         totals = [sum(r["payouts"][i] for r in self.results) for i in range(3)]
         best = max(totals)
         return [i for i in range(3) if totals[i] == best]
+
+    SUMMARY_CODES = frozenset(
+        {
+            "round_banked",
+            "round_not_banked",
+            "median_alone",
+            "median_shared",
+            "off_median",
+            "all_equal",
+            "raw_own",
+            "raw_field",
+            # notes
+            "payout_mode",
+            "game_scores",
+        }
+    )
+
+    def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
+        """Score: each round's points (the median cards the seat won with), banked when they
+        are the round's median. Payout: the game score against the median game score
+        (zero_sum), or 3 x the game score less all three (raw)."""
+        code = DECK.code_of
+        score_parts: list[list[dict[str, Any]]] = [[], [], []]
+        for r, pts in enumerate(self.rounds):
+            banked = round_banked(pts)
+            median = sorted(pts)[1]
+            tricks = self.tricks[r * TRICKS_PER_ROUND : (r + 1) * TRICKS_PER_ROUND]
+            for s in range(3):
+                won = [code[t[s]] for t in tricks if t[3] == s]
+                cards = ", ".join(f"{c} ({card_value(c)})" for c in won) or "no trick"
+                head = f"Round {r + 1}: {pts[s]} points ({cards})"
+                figures = {"round": r, "points": pts[s], "median": median, "cards": won}
+                if pts[s] == median:
+                    line = part("round_banked", f"{head}, the median: banked", banked[s], **figures)
+                else:
+                    line = part(
+                        "round_not_banked", f"{head}, not the median {median}", 0, **figures
+                    )
+                score_parts[s].append(line)
+        g = self.game_pts
+        mode = payout_mode(self.variant)
+        median = sorted(g)[1]
+        payout_parts: list[list[dict[str, Any]]] = []
+        for s in range(3):
+            if mode == "raw":
+                total = sum(g)
+                lines = [
+                    part("raw_own", f"3 x game score {g[s]}", 3 * g[s], score=g[s]),
+                    part("raw_field", f"less the three game scores ({total})", -total, total=total),
+                ]
+            else:
+                at = g.count(median)
+                figures = {"score": g[s], "median": median}
+                if at == 3:
+                    lines = [part("all_equal", "All three game scores are equal", 0, **figures)]
+                elif g[s] == median and at == 1:
+                    text = f"Game score {g[s]} is the median, alone: +2"
+                    lines = [part("median_alone", text, 2, **figures)]
+                elif g[s] == median:
+                    text = f"Game score {g[s]} is the median, shared: +1"
+                    lines = [part("median_shared", text, 1, **figures)]
+                else:
+                    lose = -1 if at == 1 else -2
+                    text = f"Game score {g[s]} is not the median {median}: {lose}"
+                    lines = [part("off_median", text, lose, **figures)]
+            payout_parts.append(lines)
+        modes = {"zero_sum": "+2/-1 or +1/-2 by the median", "raw": "3 x G less the three G"}
+        return {
+            "kind": "game",
+            "notes": [
+                note("payout_mode", f"Payout: {modes[mode]}", mode=mode),
+                note(
+                    "game_scores",
+                    f"Game scores {g[0]}, {g[1]}, {g[2]}: the median is {median}",
+                    scores=g[:],
+                    median=median,
+                ),
+            ],
+            "score_parts": score_parts,
+            "payout_parts": payout_parts,
+        }
 
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:
@@ -212,7 +317,7 @@ class SaichugenMatch(Match):
         if self.round < ROUNDS - 1:
             self.round += 1
             return
-        payouts = game_payouts(g, self.variant["payout"])
+        payouts = game_payouts(g, payout_mode(self.variant))
         self._end_deal(self.dealer, g[:], payouts, ev)
 
     def clone(self) -> SaichugenMatch:

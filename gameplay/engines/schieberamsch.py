@@ -9,11 +9,12 @@ lower jack id is a higher trump (JC > JS > JH > JD).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
-from .base import Event, Match, event
+from .base import Event, Match, event, note, part
 from .cards import FRENCH32, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
 from .sheet_rules import SheetError, SheetRules, ints
@@ -31,26 +32,30 @@ _RANK_POINTS = (11, 10, 4, 3, 2, 0, 0, 0)  # A T K Q J 9 8 7
 POINTS = [_RANK_POINTS[c % 8] for c in range(32)]
 # The suit a card belongs to when following: jacks are trumps, of no plain suit.
 EFF = [TRUMP if c % 8 == 4 else c // 8 for c in range(32)]
-# POWER[led][card]: the card's strength in a trick led in ``led`` (0 = cannot win).
-# Jacks beat everything (JC highest); otherwise only the suit led counts, A > T > K > Q > 9 > 8 > 7.
+# A card's strength in a trick it can win: plain cards A 7, T 6, K 5, Q 4, 9 3, 8 2, 7 1 within
+# their suit, the jacks JC 11, JS 10, JH 9, JD 8 (above every plain card).
+_RANK_STRENGTH = (7, 6, 5, 4, 0, 3, 2, 1)  # A T K Q (J) 9 8 7
+STRENGTH = [11 - c // 8 if c % 8 == 4 else _RANK_STRENGTH[c % 8] for c in range(32)]
+# POWER[led][card]: the card's strength in a trick led in ``led`` (0 = cannot win): a jack always
+# counts, a plain card only in the suit led.
 POWER = [
-    [(200 - c // 8) if c % 8 == 4 else ((20 - c % 8) if c // 8 == led else 0) for c in range(32)]
-    for led in range(5)
+    [STRENGTH[c] if EFF[c] == TRUMP or EFF[c] == led else 0 for c in range(32)] for led in range(5)
 ]
 
+
+def winning_index(cards: Sequence[int]) -> int:
+    """Index (in play order) of the card that wins the trick ``cards`` (ids) so far: the highest
+    jack, else the highest card of the suit led."""
+    power = POWER[EFF[cards[0]]]
+    best = 0
+    for i in range(1, len(cards)):
+        if power[cards[i]] > power[cards[best]]:
+            best = i
+    return best
+
+
 # WIN3[a][b][c]: the winner's offset from the leader of the trick a, b, c (in play order).
-WIN3 = [
-    [
-        [
-            (2 if POWER[EFF[a]][c] > POWER[EFF[a]][b] else 1)
-            if POWER[EFF[a]][b] > POWER[EFF[a]][a]
-            else (2 if POWER[EFF[a]][c] > POWER[EFF[a]][a] else 0)
-            for c in range(32)
-        ]
-        for b in range(32)
-    ]
-    for a in range(32)
-]
+WIN3 = [[[winning_index((a, b, c)) for c in range(32)] for b in range(32)] for a in range(32)]
 # WIN[leader][a][b][c] for a trick a, b, c (in play order) led by ``leader``: the winner's seat in
 # the low two bits and the trick's card points above them (one lookup settles a trick).
 WIN = [
@@ -116,6 +121,44 @@ _PHASE_ACTS = {
     PLAY: ("play",),
 }
 _SIMPLE = {"grand_hand", "pass", "pickup", "push", "kontra", "re"}
+
+
+def card_points(card: str) -> int:
+    """A card code's points: A 11, T 10, K 4, Q 3, J 2, the rest 0."""
+    return POINTS[DECK.id_of[card]]
+
+
+def card_strength(card: str) -> int:
+    """A card code's strength in a trick it can win (see ``STRENGTH``: jacks above all)."""
+    return STRENGTH[DECK.id_of[card]]
+
+
+def is_trump(card: str) -> bool:
+    """The jacks are the only trumps (in a Ramsch and in a Grand Hand)."""
+    return EFF[DECK.id_of[card]] == TRUMP
+
+
+def follow_suit(card: str) -> str:
+    """The suit a card code belongs to when following: its suit letter, or "J" for a jack."""
+    eff = EFF[DECK.id_of[card]]
+    return "J" if eff == TRUMP else SUITS[eff]
+
+
+def trick_winner(cards: Sequence[str]) -> int:
+    """Index (in play order) of the card codes' winner so far (``winning_index``)."""
+    return winning_index([DECK.id_of[c] for c in cards])
+
+
+def higher_in_suit(card: str) -> list[str]:
+    """The cards that beat ``card`` within its following suit (the jacks for a jack), highest
+    first."""
+    mine = DECK.id_of[card]
+    group = _GROUPS[EFF[mine]]
+    return [
+        DECK.code_of[c]
+        for c in sorted(group, key=STRENGTH.__getitem__, reverse=True)
+        if STRENGTH[c] > STRENGTH[mine]
+    ]
 
 
 def pen(x: int, divisor: int) -> int:
@@ -532,6 +575,211 @@ class SchieberamschMatch(Match):
     def _start_play(self) -> None:
         self.phase = PLAY
         self.leader = self.turn = NEXT[self.dealer]
+
+    SUMMARY_CODES = frozenset(
+        {
+            "trick_points",
+            "skat",
+            "pushes",
+            "jungfrau",
+            "divisor",
+            "no_penalty",
+            "jungfrau_seat",
+            "even",
+            "durchmarsch",
+            "grand_value",
+            "kontra",
+            "re",
+            "grand_won",
+            "grand_lost",
+            "grand_opponent",
+            "settle",
+            # notes
+            "grand_hand",
+            "declarer_points",
+            "skat_to",
+            "pushed",
+        }
+    )
+
+    def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
+        """Score: the penalty, step by step — card points (the skat included where it went),
+        the pushes' and a Jungfrau's doublings, a Durchmarsch, a Grand Hand's value, then the
+        divisor. Payout: what each other seat's penalty exceeds the seat's own by."""
+        v = self.variant
+        div = v["score_divisor"]
+        skat = DECK.codes(self.skat)
+        sp = POINTS[self.skat[0]] + POINTS[self.skat[1]]
+        d = self.declarer
+
+        def divided(lines: list[dict[str, Any]], running: int) -> None:
+            if div != 1:
+                after = pen(running, div)
+                text = f"÷ {div}, the fraction dropped: {after}"
+                lines.append(part("divisor", text, after - running, divisor=div))
+
+        if d >= 0:
+            kind, notes, score_parts = self._grand_summary(skat, sp, divided)
+        else:
+            kind, notes, score_parts = self._ramsch_summary(skat, sp, divided)
+        payout_parts = [
+            [
+                part(
+                    "settle",
+                    f"Settles with seat {j}: {scores[j]} less {scores[i]}",
+                    scores[j] - scores[i],
+                    seat=j,
+                )
+                for j in range(3)
+                if j != i
+            ]
+            for i in range(3)
+        ]
+        return {
+            "kind": kind,
+            "notes": notes,
+            "score_parts": score_parts,
+            "payout_parts": payout_parts,
+        }
+
+    def _grand_summary(self, skat: list[str], sp: int, divided: Any) -> tuple[str, list, list]:
+        d = self.declarer
+        dealt_hands, orig_skat, _ = self.log[self.deal_no]
+        held = dealt_hands[d] + orig_skat
+        m = matadors(held)
+        p, t = self.pts[d] + sp, self.won[d]
+        kontra = self.kontra >= 0
+        levels, value = grand_value(m, p, t, kontra, bool(self.re))
+        schneider, schwarz = p >= 90 or p <= 30, t in (0, 10)
+        with_ = JACKS[0] in held
+        extra = (", schneider" if schneider else "") + (", schwarz" if schwarz else "")
+        running = 24 * levels
+        lines = [
+            part(
+                "grand_value",
+                f"Grand Hand: 24 x {levels} ({'with' if with_ else 'without'} {m}, game, hand"
+                f"{extra})",
+                running,
+                levels=levels,
+                matadors=m,
+                with_matadors=with_,
+                schneider=schneider,
+                schwarz=schwarz,
+            )
+        ]
+        if kontra:
+            lines.append(part("kontra", f"Kontra by seat {self.kontra}: doubled", running))
+            running *= 2
+        if self.re:
+            lines.append(part("re", "Re: doubled again", running))
+            running *= 2
+        if running != value:  # pragma: no cover - the summary follows grand_value
+            raise EngineFault(f"grand value {running} differs from {value}")
+        if p >= 61:
+            text = f"Won with {p} card points: taken off the penalties"
+            lines.append(part("grand_won", text, -2 * running, points=p))
+            running = -running
+        else:
+            factor = self.variant["grand_loss_factor"]
+            text = f"Lost with {p} card points: " + (
+                "counts double" if factor == 2 else "a penalty"
+            )
+            lines.append(part("grand_lost", text, running * (factor - 1), points=p, factor=factor))
+            running *= factor
+        divided(lines, running)
+        opponent = part("grand_opponent", f"Opponent of seat {d}'s Grand Hand", 0, declarer=d)
+        score_parts = [lines if s == d else [dict(opponent)] for s in range(3)]
+        notes = [
+            note("grand_hand", f"Grand Hand by seat {d}", declarer=d),
+            note(
+                "declarer_points",
+                f"Seat {d} took {p} card points in {t} tricks (the skat's {sp} included)",
+                points=p,
+                tricks=t,
+                skat=skat,
+            ),
+        ]
+        return "grand_hand", notes, score_parts
+
+    def _ramsch_summary(self, skat: list[str], sp: int, divided: Any) -> tuple[str, list, list]:
+        v = self.variant
+        pts, won, pushes = self.pts, self.won, self.pushes
+        if v["skat_to"] == "last_trick":
+            takers = [self.last]
+            where = f"seat {self.last}, who took the last trick"
+        else:
+            takers = [i for i in range(3) if pts[i] == max(pts)]
+            where = " and ".join(f"seat {i}" for i in takers) + ", the most card points"
+        final = [pts[i] + (sp if i in takers else 0) for i in range(3)]
+        _, kind = ramsch_scores(final, won, pushes, v)
+        mult = 1 << pushes
+        times = f"{pushes} time{'s' if pushes != 1 else ''}"
+        notes = [
+            note(
+                "skat_to",
+                f"The skat ({' '.join(skat)}, {sp} points) goes to {where}",
+                cards=skat,
+                points=sp,
+                seats=takers,
+            ),
+            note(
+                "pushed", f"The skat was pushed {times}: x {mult}", pushes=pushes, multiplier=mult
+            ),
+        ]
+
+        def pushed(lines: list[dict[str, Any]], running: int) -> int:
+            if pushes:
+                text = f"x {mult}: the skat was pushed {times}"
+                lines.append(part("pushes", text, running * (mult - 1), multiplier=mult))
+            return running * mult
+
+        def spare(i: int) -> dict[str, Any]:
+            if kind == "jungfrau" and not won[i]:
+                return part("jungfrau_seat", "No trick taken (a Jungfrau)", 0)
+            text = f"{final[i]} card points: not the most"
+            return part("no_penalty", text, 0, points=final[i])
+
+        score_parts: list[list[dict[str, Any]]] = []
+        if kind == "durchmarsch":
+            s = won.index(10)
+            for i in range(3):
+                if i != s:
+                    score_parts.append([part("no_penalty", f"Seat {s} took every trick", 0)])
+                    continue
+                lines = [part("durchmarsch", "Durchmarsch: every trick taken", -120)]
+                running = -120
+                if v["durchmarsch_pushes"]:
+                    running = pushed(lines, running)
+                divided(lines, running)
+                score_parts.append(lines)
+            return kind, notes, score_parts
+        if kind == "even":
+            text = f"All three took {final[0]} card points"
+            return kind, notes, [[part("even", text, 0, points=final[0])] for _ in range(3)]
+        pool = [i for i in range(3) if won[i]] if kind == "jungfrau" else [0, 1, 2]
+        most = max(final[i] for i in pool)
+        for i in range(3):
+            if i not in pool or final[i] != most:
+                score_parts.append([spare(i)])
+                continue
+            lines = [
+                part(
+                    "trick_points",
+                    f"{pts[i]} card points in {won[i]} tricks",
+                    pts[i],
+                    points=pts[i],
+                    tricks=won[i],
+                )
+            ]
+            if i in takers:
+                lines.append(part("skat", f"the skat ({' '.join(skat)})", sp, cards=skat))
+            running = pushed(lines, final[i])
+            if kind == "jungfrau":
+                lines.append(part("jungfrau", "x 2: a Jungfrau (a seat took no trick)", running))
+                running *= 2
+            divided(lines, running)
+            score_parts.append(lines)
+        return kind, notes, score_parts
 
     def _settle(self) -> tuple[list[int], dict[str, Any]]:
         """Scores of the played-out deal and how they came about (for the event and the view)."""

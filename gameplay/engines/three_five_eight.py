@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
-from .base import Event, Match, event
+from .base import Event, Match, event, note, part
 from .cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction, VariantError
 from .sheet_rules import SheetError, SheetRules, ints, seat
@@ -40,19 +41,57 @@ WOBURN = {
 NEXT = (1, 2, 0)
 SUIT_OF = [c // 13 for c in range(52)]
 SEAT_AT = [[(leader + k) % 3 for k in range(3)] for leader in range(3)]  # (leader + offset) % 3
-# HIGHER[trump][best][card]: the winner so far of a trick whose best card is ``best`` (of the suit
-# led, or a trump) once ``card`` is played: ``card`` if it is higher in the same suit or the first
-# trump, else ``best``. Within a suit a lower int is a higher card.
+# A card's rank within its suit: the ace 13 … the two 1 (aces are high in 3-5-8).
+STRENGTH = [13 - c % 13 for c in range(52)]
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` (an id) takes the trick from ``best``, the card winning it so far (of the
+    suit led, or a trump): a higher card of the same suit, or the first trump."""
+    if card // 13 == best // 13:
+        return STRENGTH[card] > STRENGTH[best]
+    return card // 13 == trump
+
+
+# HIGHER[trump][best][card]: the winner so far once ``card`` is played (``beats`` as a table, so
+# the engine's trick costs two lookups; ``winning_index`` and ``trick_winner`` read it too). The
+# last table, ``HIGHER[NO_TRUMP]``, is for a trick without trumps.
+NO_TRUMP = -1
 HIGHER = [
-    [
-        [
-            y if (y // 13 == x // 13 and y < x) or (y // 13 == t and x // 13 != t) else x
-            for y in range(52)
-        ]
-        for x in range(52)
-    ]
-    for t in range(4)
+    [[y if beats(y, x, t) else x for y in range(52)] for x in range(52)]
+    for t in (*range(4), NO_TRUMP)
 ]
+
+
+def winning_index(cards: Sequence[int], trump: int) -> int:
+    """Index (in play order) of the card that wins the trick ``cards`` (ids) so far; ``trump``
+    is a suit index or ``NO_TRUMP``."""
+    higher = HIGHER[trump]
+    best = cards[0]
+    for card in cards[1:]:
+        best = higher[best][card]
+    return cards.index(best)
+
+
+def card_strength(card: str) -> int:
+    """A card code's rank within its suit: the ace 13 … the two 1."""
+    return STRENGTH[FRENCH52.id_of[card]]
+
+
+def trick_winner(cards: Sequence[str], trump: str | None) -> int:
+    """Index (in play order) of the card codes' winner so far: the highest trump, else the
+    highest card of the suit led (``trump`` is a suit letter, or None before it is named)."""
+    t = NO_TRUMP if trump is None else SUITS.index(trump)
+    return winning_index([FRENCH52.id_of[c] for c in cards], t)
+
+
+def higher_in_suit(card: str) -> list[str]:
+    """The cards of ``card``'s suit that beat it, highest first."""
+    mine = FRENCH52.id_of[card]
+    lo = mine - mine % 13
+    return [FRENCH52.code_of[c] for c in range(lo, mine)]
+
+
 TRUMP_MOVES = [("trump", s) for s in range(4)]
 _PLANS: dict[tuple[Any, ...], list[list[int]]] = {}  # exchange_plan is pure: memoized per input
 
@@ -391,6 +430,74 @@ class ThreeFiveEightMatch(Match):
         best = max(self.cum)
         return [seat for seat, total in enumerate(self.cum) if total == best]
 
+    SUMMARY_CODES = frozenset(
+        {"tricks", "target", "thrown_in"} | {"woburn", "trump", "targets", "balance"}  # + notes
+    )
+
+    def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
+        """Score: the tricks taken. Payout: the tricks taken less the seat's target."""
+        if not self.tricks:  # a Woburn auction everybody passed
+            nothing = part("thrown_in", "Everybody passed: the hand is thrown in", 0)
+            return {
+                "kind": "thrown_in",
+                "notes": [],
+                "score_parts": [[dict(nothing)] for _ in range(3)],
+                "payout_parts": [[dict(nothing)] for _ in range(3)],
+            }
+        d = self.hdealer
+        roles = {d: "dealer", (d + 1) % 3: "left", (d + 2) % 3: "right"}
+        where = {
+            "dealer": "the dealer",
+            "left": "left of the dealer",
+            "right": "right of the dealer",
+        }
+        notes = []
+        if self.high_seat >= 0:
+            notes.append(
+                note(
+                    "woburn",
+                    f"Seat {self.high_seat} won the auction: a target of {self.high} tricks",
+                    seat=self.high_seat,
+                    tricks=self.high,
+                )
+            )
+        suit = SUITS[self.trump]
+        targets = self.targets
+        notes += [
+            note("trump", f"Trump: {SUIT_NAMES[suit]}", suit=suit),
+            note(
+                "targets",
+                "Targets: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(targets)),
+                targets=targets[:],
+                dealer=d,
+            ),
+            note(
+                "balance",
+                "Balance after this hand: "
+                + ", ".join(f"seat {i} {c:+d}" for i, c in enumerate(self.cum)),
+                balance=self.cum[:],
+            ),
+        ]
+        score_parts, payout_parts = [], []
+        for s in range(3):
+            won, target, role = self.won[s], targets[s], roles[s]
+            taken = part("tricks", f"{won} tricks taken", won, tricks=won)
+            score_parts.append([taken])
+            short = part(
+                "target",
+                f"less the target of {target} ({where[role]})",
+                -target,
+                target=target,
+                role=role,
+            )
+            payout_parts.append([dict(taken), short])
+        return {
+            "kind": "hand",
+            "notes": notes,
+            "score_parts": score_parts,
+            "payout_parts": payout_parts,
+        }
+
     # ------------------------------------------------------------------ fast path
     def actor(self) -> int:
         return self.turn  # -1 once the match is over
@@ -455,7 +562,7 @@ class ThreeFiveEightMatch(Match):
         if len(trick) < 3:
             self.turn = NEXT[seat]
             return
-        # Trick complete: the highest trump, else the highest card of the suit led.
+        # Trick complete: ``winning_index`` unrolled (the hot path of every playout).
         a, b, c = trick
         higher = HIGHER[self.trump]
         leader = self.leader

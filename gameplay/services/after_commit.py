@@ -7,6 +7,7 @@ never the row: a rolled-back change has no side effects.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.utils import timezone
 
@@ -27,14 +28,14 @@ def after_commit(snap: cache.Snapshot, match: Match, bots_due: bool, final: bool
     now = timezone.now()
     payloads = {
         seat.number: state_payload(snap, match, seat.number, now)
-        for seat in cache.seats_of(snap.id)
+        for seat in cache.seats_of(snap.id, snap.seats_rev)
     }
     if snap.allow_spectators:
         payloads[None] = state_payload(snap, match, None, now)
     if not final:
         cache.put(snap.id, snap.seq, match, snap)
     try:
-        notify.send_states(snap.id, snap.seq, payloads, final=final)
+        notify.send_states(snap.id, snap.seq, payloads, final=final, seats_rev=snap.seats_rev)
     except Exception:  # the change is committed; consumers re-read on the next gap or sync
         logger.exception("could not notify table %s at seq %s", snap.id, snap.seq)
     if snap.status == FINISHED:
@@ -44,10 +45,11 @@ def after_commit(snap: cache.Snapshot, match: Match, bots_due: bool, final: bool
 
 
 def announce_finished(snap: cache.Snapshot) -> None:
-    """Send `match_finished`; a receiver that fails is logged, the others still hear of it."""
+    """Send `match_finished`; a receiver that fails is logged, the others still hear of it.
+    A resigned seat is announced as its person's: the bot only played it out for them."""
     seats = [
-        {"seat": s.number, "user_id": s.user_id, "bot": s.bot or None}
-        for s in cache.seats_of(snap.id)
+        announced_seat(s.number, s.user_id, s.bot, s.resigned_user_id)
+        for s in cache.seats_of(snap.id, snap.seats_rev)
     ]
     for receiver, response in match_finished.send_robust(
         sender=None,
@@ -65,3 +67,13 @@ def announce_finished(snap: cache.Snapshot) -> None:
                 snap.id,
                 exc_info=(type(response), response, response.__traceback__),
             )
+
+
+def announced_seat(
+    number: int, user_id: int | None, bot: str, resigned_user_id: int | None
+) -> dict[str, Any]:
+    """A seat as `match_finished` names it (`gameplay.signals`): the resigned person's account
+    for a seat a bot played out after they resigned, so the forfeit counts against them."""
+    if resigned_user_id is not None:
+        return {"seat": number, "user_id": resigned_user_id, "bot": None}
+    return {"seat": number, "user_id": user_id, "bot": bot or None}

@@ -28,7 +28,7 @@ def play_bot(table_id: str, seq: int) -> bool:
     if table.status != Table.Status.PLAYING or table.seq != seq:
         return False
     match = load_match(table)
-    levels = {s.number: s.bot_level for s in seats_of(table_id) if s.bot}
+    levels = {s.number: s.bot_level for s in seats_of(table_id, table.seats_rev) if s.bot}
     for seat in match.to_act():
         if seat in levels:
             action = bots.choose_action(

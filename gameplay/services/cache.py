@@ -1,6 +1,8 @@
 """What a table server process keeps in memory: each table's seats, and its live match.
 
-Seats never change once a table is created, so they are read once per process. The live match
+Seats are read once per process and revision: they change only through the lobby (join, leave,
+resign), which bumps the table's `seats_rev`, and a caller holding a newer revision (from a
+snapshot or the row) reads them again. The live match
 cache maps a table id to (seq, match, snapshot): the engine state after `seq` actions and the
 table row's fields at that seq (when known). An entry is *taken* by the writer (exclusively: the
 engine mutates in place) and put back after commit, so a rolled-back transaction can never
@@ -25,7 +27,7 @@ from gameplay.engines import Match
 from gameplay.models import Seat, Table
 
 
-# ------------------------------------------------------------------ seats (immutable per table)
+# ------------------------------------------------------------------ seats (per revision)
 @dataclass(frozen=True)
 class SeatInfo:
     number: int
@@ -33,29 +35,38 @@ class SeatInfo:
     user_id: int | None
     bot: str
     bot_level: str  # "" for a person's seat
+    resigned_user_id: int | None = None  # a person who resigned; the bot plays on for them
 
 
-_seats: dict[str, tuple[SeatInfo, ...]] = {}
+_seats: dict[str, tuple[int, tuple[SeatInfo, ...]]] = {}
 
 
-def seats_of(table_id: str) -> tuple[SeatInfo, ...]:
-    """A table's seats in seat order; read once per process (they never change)."""
-    seats = _seats.get(table_id)
-    if seats is None:
-        seats = tuple(
-            SeatInfo(*row)
-            for row in Seat.objects.filter(table_id=table_id)
-            .order_by("number")
-            .values_list("number", "name", "user_id", "bot", "bot_level")
-        )
-        if len(_seats) > 10_000:
-            _seats.clear()
-        _seats[table_id] = seats
+def seats_of(table_id: str, rev: int | None = None) -> tuple[SeatInfo, ...]:
+    """A table's seats in seat order, read once per process and seats revision: `rev` (the
+    table's `seats_rev` as the caller knows it) newer than the cached one reads them again;
+    `None` takes whatever is cached."""
+    cached = _seats.get(table_id)
+    if cached is not None and (rev is None or cached[0] >= rev):
+        return cached[1]
+    seats = tuple(
+        SeatInfo(*row)
+        for row in Seat.objects.filter(table_id=table_id)
+        .order_by("number")
+        .values_list("number", "name", "user_id", "bot", "bot_level", "resigned_user_id")
+    )
+    if len(_seats) > 10_000:
+        _seats.clear()
+    _seats[table_id] = (rev if rev is not None else -1, seats)
     return seats
 
 
-def bot_seats(table_id: str) -> set[int]:
-    return {s.number for s in seats_of(table_id) if s.bot}
+def bot_seats(table_id: str, rev: int | None = None) -> set[int]:
+    return {s.number for s in seats_of(table_id, rev) if s.bot}
+
+
+def resigned_seats(table_id: str, rev: int | None = None) -> set[int]:
+    """Seats whose person resigned: a bot plays them, nobody else may act for them."""
+    return {s.number for s in seats_of(table_id, rev) if s.resigned_user_id is not None}
 
 
 # ------------------------------------------------------------------ the table row at a seq
@@ -74,6 +85,7 @@ class Snapshot:
     result: dict[str, Any] | None
     finished_at: datetime | None
     forfeited_seats: list[int]
+    seats_rev: int = 0
 
     @classmethod
     def of(cls, table: Table) -> Snapshot:
@@ -89,6 +101,7 @@ class Snapshot:
             table.result,
             table.finished_at,
             list(table.forfeited_seats or []),
+            table.seats_rev,
         )
 
 

@@ -56,8 +56,10 @@ def _claim_statement(table_fields: tuple[str, ...]) -> tuple[str, tuple[bool, ..
         json_field = isinstance(field, models.JSONField)
         sets.append(f"{q(field.column)} = %s{'::jsonb' if json_field else ''}")
         is_json.append(json_field)
-    pk, seq_col, status_col = (q(table_meta.get_field(f).column) for f in ("id", "seq", "status"))
-    is_json += [False, False, False]
+    pk, seq_col, status_col, rev_col = (
+        q(table_meta.get_field(f).column) for f in ("id", "seq", "status", "seats_rev")
+    )
+    is_json += [False, False, False, False]
     columns, values = [], []
     for name in _ACTION_COLUMNS:
         field = action_meta.get_field(name)
@@ -67,7 +69,8 @@ def _claim_statement(table_fields: tuple[str, ...]) -> tuple[str, tuple[bool, ..
         is_json.append(json_field)
     sql = (
         f"WITH claimed AS (UPDATE {q(table_meta.db_table)} SET {', '.join(sets)} "
-        f"WHERE {pk} = %s AND {seq_col} = %s AND {status_col} = %s RETURNING {pk}) "
+        f"WHERE {pk} = %s AND {seq_col} = %s AND {status_col} = %s AND {rev_col} = %s "
+        f"RETURNING {pk}) "
         f"INSERT INTO {q(action_meta.db_table)} "
         f"({q(action_meta.get_field('table').column)}, {', '.join(columns)}) "
         f"SELECT {pk}, {', '.join(values)} FROM claimed"
@@ -82,9 +85,12 @@ def _json_param(value: Any) -> str | None:
     return value.text if isinstance(value, JsonText) else json.dumps(value)
 
 
-def claim(table_id: str, seq: int, fields: dict[str, Any], action_row: dict[str, Any]) -> bool:
-    """Move the table from `seq` to `seq + 1` (if it is still there and playing) and append the
-    action, atomically; False when another writer moved it first.
+def claim(
+    table_id: str, seq: int, fields: dict[str, Any], action_row: dict[str, Any], *, seats_rev: int
+) -> bool:
+    """Move the table from `seq` to `seq + 1` (if it is still there, playing, and its seats are
+    still at `seats_rev`) and append the action, atomically; False when another writer moved it
+    first, or the seats changed (a resignation) since the caller's snapshot.
 
     On PostgreSQL one statement (a data-modifying CTE: the INSERT takes the row the UPDATE
     claimed, so a lost claim inserts nothing), committed by itself; elsewhere (SQLite) the same
@@ -97,12 +103,21 @@ def claim(table_id: str, seq: int, fields: dict[str, Any], action_row: dict[str,
             k: json.loads(v.text) if isinstance(v, JsonText) else v for k, v in fields.items()
         }
         with transaction.atomic():
-            claimed = Table.objects.filter(pk=table_id, seq=seq, status=PLAYING).update(**values)
+            claimed = Table.objects.filter(
+                pk=table_id, seq=seq, status=PLAYING, seats_rev=seats_rev
+            ).update(**values)
             if claimed:
                 Action.objects.create(table_id=table_id, **action_row)
         return bool(claimed)
     sql, is_json = _claim_statement(tuple(fields))
-    raw = [*fields.values(), table_id, seq, PLAYING, *(action_row[k] for k in _ACTION_COLUMNS)]
+    raw = [
+        *fields.values(),
+        table_id,
+        seq,
+        PLAYING,
+        seats_rev,
+        *(action_row[k] for k in _ACTION_COLUMNS),
+    ]
     params = [_json_param(v) if j else v for v, j in zip(raw, is_json, strict=True)]
     # In a caller's transaction: a savepoint, so a duplicate id does not break it.
     savepoint = transaction.atomic() if conn.in_atomic_block else nullcontext()

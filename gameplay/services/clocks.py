@@ -57,7 +57,8 @@ def apply_timeouts(table_id: str, now: datetime | None = None) -> int:
         if table.on_timeout == Table.OnTimeout.FORFEIT:
             applied += forfeit(table_id, seat, table.seq, now)
             break
-        level = next((s.bot_level for s in seats_of(table_id) if s.number == seat), "")
+        seats = seats_of(table_id, table.seats_rev)
+        level = next((s.bot_level for s in seats if s.number == seat), "")
         action = default_action(
             match, seat, bot_rng(table.seed, table.seq, seat), level or bots.DEFAULT_LEVEL
         )
@@ -81,14 +82,16 @@ def forfeit(table_id: str, seat: int, seq: int, now: datetime) -> int:
             return 0
         match = load_match(table)
         result = match.result()
-        result["forfeited"] = [seat]
+        # With the seats that resigned before (lobby.leave), which forfeit the same way.
+        forfeited = sorted({*(table.forfeited_seats or []), seat})
+        result["forfeited"] = forfeited
         claimed = Table.objects.filter(
-            pk=table_id, seq=seq, status=PLAYING, deadline__lte=now
+            pk=table_id, seq=seq, status=PLAYING, deadline__lte=now, seats_rev=table.seats_rev
         ).update(
             status=FINISHED,
             result=result,
             record=match.export(),
-            forfeited_seats=[seat],
+            forfeited_seats=forfeited,
             deadline=None,
             bot_due=None,
             finished_at=now,
@@ -97,7 +100,7 @@ def forfeit(table_id: str, seat: int, seq: int, now: datetime) -> int:
         if not claimed:
             return 0
         table.status, table.result, table.finished_at = FINISHED, result, now
-        table.forfeited_seats, table.deadline = [seat], None
+        table.forfeited_seats, table.deadline = forfeited, None
         snap = Snapshot.of(table)
         transaction.on_commit(lambda: after_commit(snap, match, False, final=True))
     return 1

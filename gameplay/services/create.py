@@ -1,30 +1,42 @@
-"""Creating a table: its seats, its secret seed, the first deal, and the first bot's move."""
+"""Creating a table: its seats, its secret seed, the first deal, and the first bot's move.
+
+A table whose seats are all taken deals at once. A lobby table may have open seats (a `SeatSpec`
+with neither a user nor a bot): it is created `waiting`, with no seed and no deal, so nothing
+about its cards exists yet, and `deal_waiting` deals it when its last seat is taken.
+"""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from gameplay import bots, clock
-from gameplay.engines import registry
+from gameplay.engines import Match, VariantError, registry
 from gameplay.models import Seat, Table
 from gameplay.services import cache, runner
+from gameplay.services.after_commit import after_commit
 
 
 @dataclass(frozen=True)
 class SeatSpec:
     """Who sits in a seat when a table is created: a user, or a bot with a name and a level
-    (`bot_level` "" = the default level, `basic`)."""
+    (`bot_level` "" = the default level, `basic`); neither = an open seat (a waiting lobby
+    table), which `reserved_for` may keep for one account."""
 
     name: str
     user_id: int | None = None
     bot: str = ""
     bot_level: str = ""
+    reserved_for: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot
 
 
 def seat_level(game: str, n: int, spec: SeatSpec) -> str:
@@ -41,6 +53,43 @@ def seat_level(game: str, n: int, spec: SeatSpec) -> str:
     return level
 
 
+def check_rules(
+    game: str, *, variant: dict[str, Any] | None, n_deals: int, dealer: int
+) -> dict[str, Any]:
+    """What dealing would check, without dealing: the full variant, or `VariantError`."""
+    spec = registry.get_game(game)
+    resolved = spec.validate_variant(variant)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < spec.seats:
+        raise VariantError(f"dealer must be a seat from 0 to {spec.seats - 1}")
+    if isinstance(n_deals, bool) or not isinstance(n_deals, int) or n_deals < 1:
+        raise VariantError("the number of deals must be a positive integer")
+    return resolved
+
+
+def _first_deal(
+    table: Table, names: list[str], bot_numbers: set[int], seed: str, now: datetime
+) -> tuple[Match, bool]:
+    """Deal `table`'s match from `seed` and set the fields of its start on the (unsaved) row;
+    the match, and whether a bot acts first."""
+    match = registry.start_match(
+        table.game,
+        dealer=table.dealer,
+        variant=table.variant,
+        n_deals=table.n_deals,
+        seed=seed,
+        players=names,
+    )
+    to_act = match.to_act()
+    bots_first = bool(bot_numbers & set(to_act))
+    table.seed = seed
+    table.status = Table.Status.PLAYING
+    table.seq = 0
+    table.state = match.dump()
+    table.deadline = clock.next_deadline([], to_act, None, now, table.seconds_per_move)
+    table.bot_due = now + timedelta(seconds=runner.bot_delay()) if bots_first else None
+    return match, bots_first
+
+
 def create_table(
     game: str,
     seats: list[SeatSpec],
@@ -53,8 +102,12 @@ def create_table(
     on_timeout: str = Table.OnTimeout.DEFAULT_ACTION,
     allow_spectators: bool = True,
     rated: bool = False,
+    origin: str = Table.Origin.OPERATOR,
+    private: bool = False,
+    rematch_of: str | None = None,
 ) -> Table:
-    """Create a table and deal; bots to act first are queued after commit.
+    """Create a table and deal (or, with an open seat, leave it `waiting`, undealt); bots to
+    act first are queued after commit.
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`
     (also for an unknown bot level).
@@ -64,38 +117,41 @@ def create_table(
         raise ValueError(f"{game} needs {spec.seats} seats, not {len(seats)}")
     if on_timeout not in Table.OnTimeout.values:
         raise ValueError(f"on_timeout must be one of {Table.OnTimeout.values}")
+    if origin not in Table.Origin.values:
+        raise ValueError(f"origin must be one of {Table.Origin.values}")
     levels = [seat_level(game, n, s) for n, s in enumerate(seats)]
-    # 128 random bits: the cards of later deals must not be found by trying seeds against the
-    # deals already revealed. An operator's explicit seed is predictable to whoever knows it.
-    seed = str(seed if seed is not None else secrets.token_hex(16))
-    match = registry.start_match(
-        game,
-        dealer=dealer,
+    waiting = any(s.is_open for s in seats)
+    if waiting and seed is not None:
+        raise ValueError("a table with open seats draws its own seed when it deals")
+    if waiting:
+        check_rules(game, variant=variant, n_deals=n_deals, dealer=dealer)
+    now = timezone.now()
+    table = Table(
+        game=game,
         variant=variant,
         n_deals=n_deals,
-        seed=seed,
-        players=[s.name for s in seats],
+        seed="",
+        dealer=dealer,
+        status=Table.Status.WAITING,
+        seq=0,
+        seconds_per_move=seconds_per_move,
+        on_timeout=on_timeout,
+        allow_spectators=allow_spectators,
+        rated=rated,
+        origin=origin,
+        private=private,
+        rematch_of_id=rematch_of,
     )
-    now = timezone.now()
-    to_act = match.to_act()
-    bots_first = bool({n for n, s in enumerate(seats) if s.bot} & set(to_act))
+    match, bots_first = None, False
+    if not waiting:
+        # 128 random bits: the cards of later deals must not be found by trying seeds against
+        # the deals already revealed. An operator's explicit seed is predictable to whoever
+        # knows it.
+        drawn = str(seed if seed is not None else secrets.token_hex(16))
+        bot_numbers = {n for n, s in enumerate(seats) if s.bot}
+        match, bots_first = _first_deal(table, [s.name for s in seats], bot_numbers, drawn, now)
     with transaction.atomic():
-        table = Table.objects.create(
-            game=game,
-            variant=variant,
-            n_deals=n_deals,
-            seed=seed,
-            dealer=dealer,
-            status=Table.Status.PLAYING,
-            seq=0,
-            state=match.dump(),
-            seconds_per_move=seconds_per_move,
-            on_timeout=on_timeout,
-            deadline=clock.next_deadline([], to_act, None, now, seconds_per_move),
-            bot_due=now + timedelta(seconds=runner.bot_delay()) if bots_first else None,
-            allow_spectators=allow_spectators,
-            rated=rated,
-        )
+        table.save(force_insert=True)
         Seat.objects.bulk_create(
             Seat(
                 table=table,
@@ -104,12 +160,55 @@ def create_table(
                 bot=s.bot,
                 bot_level=level,
                 name=s.name,
+                reserved_for_id=s.reserved_for,
             )
             for n, (s, level) in enumerate(zip(seats, levels, strict=True))
         )
-        table_id = table.id
-        snap = cache.Snapshot.of(table)
-        transaction.on_commit(lambda: cache.put(table_id, 0, match, snap))
-        if bots_first:
-            transaction.on_commit(lambda: runner.schedule_bot(table_id, 0))
+        if match is not None:
+            table_id, dealt = table.id, match
+            snap = cache.Snapshot.of(table)
+            transaction.on_commit(lambda: cache.put(table_id, 0, dealt, snap))
+            if bots_first:
+                transaction.on_commit(lambda: runner.schedule_bot(table_id, 0))
     return table
+
+
+def deal_waiting(table: Table) -> Match:
+    """Deal a waiting table whose seats are now all taken, from a fresh secret seed: it is
+    `playing` at seq 0. Call it inside the transaction that locked the table's row
+    (`select_for_update`) and filled its last seat; after commit every seat and spectator gets
+    its first state (as a `final` state at seq 0: they were sent the waiting one) and a bot to
+    act first is queued."""
+    assert table.status == Table.Status.WAITING, table.status
+    seats = list(Seat.objects.filter(table=table).order_by("number"))
+    assert all(not s.is_open for s in seats), "deal_waiting needs every seat taken"
+    now = timezone.now()
+    match, bots_first = _first_deal(
+        table,
+        [s.name for s in seats],
+        {s.number for s in seats if s.bot},
+        secrets.token_hex(16),
+        now,
+    )
+    table.updated_at = now
+    table.save(
+        update_fields=[
+            "seed",
+            "status",
+            "seq",
+            "state",
+            "deadline",
+            "bot_due",
+            "seats_rev",
+            "updated_at",
+        ]
+    )
+    snap = cache.Snapshot.of(table)
+    table_id = table.id
+
+    def started() -> None:
+        cache.put(table_id, 0, match.clone(), snap)
+        after_commit(snap, match, bots_first, final=True)
+
+    transaction.on_commit(started)
+    return match

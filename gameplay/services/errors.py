@@ -13,3 +13,12 @@ class TableError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class SeatsChanged(Exception):
+    """The table's seats changed since the caller identified its connection (someone left,
+    joined or resigned): who it is must be checked again before it is sent or does anything."""
+
+    def __init__(self, seats_rev: int) -> None:
+        super().__init__(f"the seats changed (revision {seats_rev})")
+        self.seats_rev = seats_rev

@@ -10,24 +10,27 @@ from gameplay.models import Seat, Table
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a connection is at a table: a seat number, or a spectator (`seat=None`)."""
+    """Who a connection is at a table: a seat number, or a spectator (`seat=None`), as of the
+    table's seats revision `seats_rev` (a later join, leave or resignation may change it)."""
 
     seat: int | None
+    seats_rev: int = 0
 
 
 def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
     """Authenticate a connection: a seat token, else the session user's seat, else a spectator
     when the table allows it; `None` = refuse (also for a wrong token or an unknown table)."""
-    table = Table.objects.filter(pk=table_id).values("allow_spectators").first()
+    table = Table.objects.filter(pk=table_id).values("allow_spectators", "seats_rev").first()
     if table is None:
         return None
+    rev = table["seats_rev"]
     if token is not None:
         number = (
             Seat.objects.filter(table_id=table_id, token=token)
             .values_list("number", flat=True)
             .first()
         )
-        return None if number is None else Identity(number)
+        return None if number is None else Identity(number, rev)
     if user is not None and getattr(user, "is_authenticated", False):
         number = (
             Seat.objects.filter(table_id=table_id, user_id=user.pk)
@@ -35,5 +38,5 @@ def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
             .first()
         )
         if number is not None:
-            return Identity(number)
-    return Identity(None) if table["allow_spectators"] else None
+            return Identity(number, rev)
+    return Identity(None, rev) if table["allow_spectators"] else None

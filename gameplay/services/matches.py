@@ -24,14 +24,17 @@ def get_table(table_id: str) -> Table:
 
 
 def new_match(table: Table) -> Match:
-    """The match of a table before any action: dealt from its seed."""
+    """The match of a table before any action: dealt from its seed. A table that never dealt
+    (a lobby table waiting for players, or cancelled so) has no match: `forbidden`."""
+    if table.status in (Table.Status.WAITING, Table.Status.CANCELLED):
+        raise TableError("forbidden", "the table has not been dealt")
     return registry.start_match(
         table.game,
         dealer=table.dealer,
         variant=table.variant,
         n_deals=table.n_deals,
         seed=table.seed,
-        players=[s.name for s in cache.seats_of(table.id)],
+        players=[s.name for s in cache.seats_of(table.id, table.seats_rev)],
     )
 
 

@@ -49,17 +49,30 @@ def state_text(payload: dict[str, Any]) -> str:
 
 
 def send_states(
-    table_id: str, seq: int, payloads: dict[int | None, dict[str, Any]], *, final: bool = False
+    table_id: str,
+    seq: int,
+    payloads: dict[int | None, dict[str, Any]],
+    *,
+    final: bool = False,
+    seats_rev: int = 0,
 ) -> None:
     """Send each receiver group its own state at `seq`. `final` marks a change that kept the
-    seq (a forfeit), so consumers that already sent `seq` send it again."""
+    seq (a forfeit, a table that starts), so consumers that already sent `seq` send it again.
+    `seats_rev`: the seats' revision the states were made for; a consumer identified at an
+    older one checks who it is again before it forwards them (someone left or resigned)."""
     layer = get_channel_layer()
     if layer is None:
         return
     messages = [
         (
             group_name(table_id, seat),
-            {"type": STATE_EVENT, "seq": seq, "final": final, "text": state_text(p)},
+            {
+                "type": STATE_EVENT,
+                "seq": seq,
+                "final": final,
+                "seats_rev": seats_rev,
+                "text": state_text(p),
+            },
         )
         for seat, p in payloads.items()
     ]

@@ -9,12 +9,15 @@ from typing import Any
 from django.utils import timezone
 
 from gameplay import clock
-from gameplay.engines import Match
+from gameplay.engines import Match, registry
 from gameplay.models import Action, Table
 from gameplay.services.cache import Snapshot, seats_of
+from gameplay.services.errors import SeatsChanged
 from gameplay.services.matches import get_table, load_match, new_match
 
 FINISHED = Table.Status.FINISHED
+WAITING = Table.Status.WAITING
+CANCELLED = Table.Status.CANCELLED
 
 
 def state_payload(
@@ -45,7 +48,7 @@ def state_payload(
             now or timezone.now(),
         ),
         "result": snap.result if finished else None,
-        "players": [s.name for s in seats_of(snap.id)],
+        "players": [s.name for s in seats_of(snap.id, snap.seats_rev)],
     }
     commitment = match.commitment()
     if commitment is not None:  # None only for an explicit deal without a salt: no table has one
@@ -53,14 +56,49 @@ def state_payload(
     return payload
 
 
-def states_since(table_id: str, seat: int | None, after_seq: int) -> list[dict[str, Any]]:
+def waiting_payload(
+    snap: Snapshot, seat: int | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """The `state` of a table that waits for players: nothing is dealt yet (the seed is not
+    even drawn), so there is no card to show; `players` is null for an open seat."""
+    n_seats = registry.get_game(snap.game).seats
+    names = {
+        s.number: s.name if (s.user_id or s.bot) else None
+        for s in seats_of(snap.id, snap.seats_rev)
+    }
+    return {
+        "type": "state",
+        "table": snap.id,
+        "seq": snap.seq,
+        "seat": seat,
+        "game": snap.game,
+        "status": snap.status,
+        "to_act": [],
+        "legal": [],
+        "view": {"hand": []},
+        "clock": clock.clock_view([], None, snap.seconds_per_move, n_seats, now or timezone.now()),
+        "result": None,
+        "players": [names.get(n) for n in range(n_seats)],
+    }
+
+
+def states_since(
+    table_id: str, seat: int | None, after_seq: int, seats_rev: int | None = None
+) -> list[dict[str, Any]]:
     """The state messages a receiver that last saw `after_seq` is missing, up to now.
 
     When it has seen the current seq (or nothing yet), that is just the current state; after a
     gap, one state per missed seq, replayed from the log (the log up to now is immutable).
+    `seats_rev`: the seats' revision the receiver was identified at; `SeatsChanged` when the
+    table's is newer (the receiver must be identified again first). A waiting or cancelled
+    table has no deal: its one state shows no cards.
     """
     table = get_table(table_id)
+    if seats_rev is not None and table.seats_rev > seats_rev:
+        raise SeatsChanged(table.seats_rev)
     snap = Snapshot.of(table)
+    if table.status in (WAITING, CANCELLED):  # never dealt (only a waiting table is cancelled)
+        return [waiting_payload(snap, seat)]
     if after_seq < 0 or after_seq >= table.seq - 1:
         return [state_payload(snap, load_match(table), seat)]
     match = new_match(table)

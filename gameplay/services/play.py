@@ -34,7 +34,7 @@ from gameplay.engines import IllegalAction, Match
 from gameplay.models import Action, Table
 from gameplay.services import cache, claim
 from gameplay.services.after_commit import after_commit
-from gameplay.services.errors import TableError
+from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.matches import get_table, load_match
 from gameplay.services.runner import bot_delay
 
@@ -62,12 +62,15 @@ def play_action(
     client_id: str | None = None,
     kind: str = Action.Kind.PLAYER,
     due_by: datetime | None = None,
+    seats_rev: int | None = None,
 ) -> Played:
     """Apply `seat`'s action at `seq`, or raise `TableError` and change nothing.
 
     The checks answer in the protocol's order: forbidden, id already applied (acknowledged,
     `duplicate`), stale, not_your_turn, illegal. `due_by` (clock timeouts): act only if the
-    table's deadline has passed by then, else return without applying.
+    table's deadline has passed by then, else return without applying. `seats_rev`: the seats'
+    revision the caller (a connection) was identified at; `SeatsChanged` when the table's is
+    newer, since the seat may no longer be the caller's.
     """
     if seat is None:
         raise TableError("forbidden", "spectators cannot act")
@@ -76,11 +79,11 @@ def play_action(
             live = _from_cache(table_id, seq)
             if live is not None:
                 with contextlib.suppress(TableError):  # refused: the row way answers
-                    return _apply(*live, seat, action, client_id, kind)
+                    return _apply(*live, seat, action, client_id, kind, seats_rev)
         read = _from_row(table_id, seat, seq, client_id, due_by)
         if isinstance(read, Played):
             return read
-        return _apply(*read, seat, action, client_id, kind)
+        return _apply(*read, seat, action, client_id, kind, seats_rev)
     except IntegrityError:
         # The id was applied before: two requests with the same id raced past the id check (or
         # the cached way never made one), and the loser's insert failed on the unique
@@ -141,6 +144,7 @@ def _apply(
     action: Any,
     client_id: str | None,
     kind: str,
+    seats_rev: int | None = None,
 ) -> Played:
     """Check the turn, apply, claim seq N+1 with the log entry, and schedule the side effects.
 
@@ -148,6 +152,15 @@ def _apply(
     when refused, and after commit when applied (a lost claim drops it: it was changed).
     """
     table_id, seq = snap.id, snap.seq
+    if seats_rev is not None and seats_rev < snap.seats_rev:
+        # The caller was identified before the seats changed. (An older snapshot than the
+        # caller's cannot win the claim, which checks the row's revision.)
+        cache.put(table_id, seq, match, snap)
+        raise SeatsChanged(snap.seats_rev)
+    if kind == Action.Kind.PLAYER and seat in cache.resigned_seats(table_id, snap.seats_rev):
+        # The person resigned (lobby.leave): a built-in bot plays the seat out now.
+        cache.put(table_id, seq, match, snap)
+        raise TableError("forbidden", "this seat was resigned; a bot plays it now")
     old_to_act = match.to_act()
     if seat not in old_to_act:
         cache.put(table_id, seq, match, snap)
@@ -167,7 +180,7 @@ def _apply(
     deadline = clock.next_deadline(
         old_to_act, to_act, snap.deadline, now, snap.seconds_per_move, actor=seat
     )
-    bots_due = bool(cache.bot_seats(table_id) & set(to_act))
+    bots_due = bool(cache.bot_seats(table_id, snap.seats_rev) & set(to_act))
     fields: dict[str, Any] = {
         "seq": new_seq,
         "state": claim.state_text(match),  # serialized once, straight into the statement
@@ -178,6 +191,8 @@ def _apply(
     status, result, finished_at = PLAYING, None, None
     if match.finished:
         status, result, finished_at, deadline = FINISHED, match.result(), now, None
+        if snap.forfeited_seats:  # resigned seats (lobby.leave) forfeit, as on the clock
+            result["forfeited"] = sorted(snap.forfeited_seats)
         fields.update(
             status=status, result=result, record=match.export(), finished_at=now, deadline=None
         )
@@ -190,7 +205,7 @@ def _apply(
         "created_at": now,
     }
     # The claim: exactly one writer moves the table from seq N to N+1.
-    if not claim.claim(table_id, seq, fields, action_row):
+    if not claim.claim(table_id, seq, fields, action_row, seats_rev=snap.seats_rev):
         raise TableError("stale", "another action was applied first")
     new_snap = replace(
         snap, seq=new_seq, status=status, deadline=deadline, result=result, finished_at=finished_at

@@ -21,7 +21,7 @@ from league.api.views import LeagueAPIMixin
 from league.models import Player, Rating, RatingHistory
 from league.ratings.compute import MODEL_NAME
 from league.ratings.queries import leaderboard
-from league.ratings.services import provisional_games
+from league.ratings.services import is_provisional
 
 
 class RatingsPagination(PageNumberPagination):
@@ -50,11 +50,14 @@ class LeaderboardRowSerializer(serializers.Serializer):
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField(help_text="mu - 3 * sigma, the displayed rating")
     games = serializers.IntegerField()
-    provisional = serializers.SerializerMethodField()
+    opponents = serializers.IntegerField(help_text="distinct players met in rated games")
+    provisional = serializers.SerializerMethodField(
+        help_text="too few rated games or too few distinct opponents yet"
+    )
     trend = serializers.FloatField(help_text="change of the ordinal over the last 30 days")
 
     def get_provisional(self, rating: Rating) -> bool:
-        return rating.games < self.context["threshold"]
+        return is_provisional(rating)
 
 
 class RatingChangeSerializer(serializers.Serializer):
@@ -99,9 +102,6 @@ class GameRatings(LeagueAPIMixin, generics.ListAPIView):
         return leaderboard(
             game, club=params.get("club", "").strip(), country=params.get("country", "").strip()
         )
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "threshold": provisional_games()}
 
 
 @extend_schema(parameters=[OpenApiParameter("game", str, description="only this game")])

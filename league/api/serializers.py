@@ -87,7 +87,8 @@ class EventSerializer(serializers.ModelSerializer):
         fields = [
             "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
             "deals_per_match", "leftover", "bye_match_points", "tiebreaks", "seconds_per_move",
-            "on_timeout", "play_online", "allow_spectators", "visibility", "status",
+            "on_timeout", "play_online", "allow_spectators", "allow_bot_accounts", "visibility",
+            "status",
             "entries_count", "created_at", "url",
         ]  # fmt: skip
         # No `seed`: it would let anyone compute the next rounds' plans and the lot in advance.
@@ -111,7 +112,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
         fields = [
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
             "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
-            "allow_spectators", "seed",
+            "allow_spectators", "allow_bot_accounts", "seed",
         ]  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from league.errors import LeagueError
-from league.models import Player
+from league.models import Player, PlayerReport
 from league.profile.services import NAME_MAX_LENGTH, clean_country, name_problem
 
 
@@ -53,3 +53,33 @@ class ProfileForm(forms.Form):
             return clean_country(self.cleaned_data["country"])
         except LeagueError as error:
             raise forms.ValidationError(str(error)) from None
+
+
+class DeleteAccountForm(forms.Form):
+    """The confirmation of deleting one's account: the password, as for logging in."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class ReportForm(forms.Form):
+    reason = forms.ChoiceField(
+        label=_("Reason"), choices=PlayerReport.Reason.choices, widget=forms.RadioSelect
+    )
+    text = forms.CharField(
+        label=_("What happened"),
+        required=False,
+        max_length=PlayerReport._meta.get_field("text").max_length,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("Where and when (an event and round, or a table), and what you saw."),
+    )
+
+
+class ClaimForm(forms.Form):
+    """The claim page's confirmation; the token travels in the POST body, never in a link."""
+
+    token = forms.CharField(max_length=200, widget=forms.HiddenInput)

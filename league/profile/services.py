@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from league.errors import LeagueError
-from league.models import Player, RatingHistory
+from league.models import Entry, Player, RatingHistory
 from league.services.players import player_for_user
+from league.services.standings import touch_standings
 
 NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
 COUNTRY_CODE = re.compile(r"[A-Z]{2}")
@@ -25,8 +26,9 @@ COUNTRY_CODE = re.compile(r"[A-Z]{2}")
 def name_problem(name: str, *, player: Player | None = None) -> str | None:
     """Why `name` cannot be this player's (or a newcomer's) name, or None when it is free.
 
-    Names are unique without regard to case (lobby-api.md). A name held by a player without an
-    account stays theirs: only an organizer's invitation hands it over (not built yet).
+    Names are unique without regard to case (lobby-api.md; a database index says so too). A
+    name held by a player without an account stays theirs: only an organizer's invitation hands
+    it over (league.services.claims).
     """
     if len(name) > NAME_MAX_LENGTH:
         return _("A name has at most %(n)d characters.") % {"n": NAME_MAX_LENGTH}
@@ -36,7 +38,7 @@ def name_problem(name: str, *, player: Player | None = None) -> str | None:
     holder = holders.first()
     if holder is None:
         return None
-    if holder.user_id is None and not holder.is_bot:
+    if holder.user_id is None and not holder.is_builtin_bot and holder.deleted_at is None:
         return _(
             "A player called %(name)s already exists without an account. The name can be "
             "claimed only through an invitation from an organizer of their events."
@@ -55,6 +57,31 @@ def clean_country(code: str) -> str:
 def has_rated_game(player: Player) -> bool:
     """Whether any rated match (event or friendly table) counted for this player."""
     return RatingHistory.objects.filter(player=player).exists()
+
+
+def check_bot_mark_may_change(player: Player, is_bot_account: bool) -> None:
+    """The bot mark is chosen at sign-up or before the first rated game, never after (the
+    ratings of the people it played must not change meaning); and an account entered in an
+    event that refuses bot accounts cannot become one."""
+    if has_rated_game(player):
+        raise LeagueError(
+            _("The bot mark cannot change any more: this account has played a rated game.")
+        )
+    if is_bot_account:
+        refusing = (
+            Entry.objects.filter(player=player, event__allow_bot_accounts=False)
+            .order_by("event__name")
+            .values_list("event__name", flat=True)
+        )
+        names = list(refusing[:5])
+        if names:
+            raise LeagueError(
+                _(
+                    "You have entered events that do not allow bot accounts (%(events)s): "
+                    "this account cannot become a bot account."
+                )
+                % {"events": ", ".join(names)}
+            )
 
 
 def update_profile(
@@ -83,14 +110,19 @@ def update_profile(
             problem = name_problem(name, player=player)
             if problem:
                 raise LeagueError(problem)
-            if is_bot_account != account.is_bot_account and has_rated_game(player):
-                raise LeagueError(
-                    _("The bot mark cannot change any more: this account has played a rated game.")
-                )
+            mark_changes = is_bot_account != account.is_bot_account
+            if mark_changes:
+                check_bot_mark_may_change(player, is_bot_account)
             player.name, player.club, player.country = name, club.strip(), country
-            player.save(update_fields=["name", "club", "country"])
+            player.is_bot = is_bot_account  # the bot mark shown wherever the player is
+            player.save(update_fields=["name", "club", "country", "is_bot"])
             account.language, account.is_bot_account = language, is_bot_account
             account.save(update_fields=["language", "is_bot_account"])
+            if mark_changes:
+                for event_id in Entry.objects.filter(player=player).values_list(
+                    "event_id", flat=True
+                ):
+                    touch_standings(event_id)  # the standings show the mark
     except IntegrityError:
         # Another player took the same name (same case) between the check and the write.
         raise LeagueError(_("The name %(name)s is taken.") % {"name": name}) from None

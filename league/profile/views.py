@@ -1,21 +1,30 @@
-"""`/accounts/profile/`: the account's player, its language, bot mark and personal API token.
+"""`/accounts/profile/`: the account's player, its language, bot mark and personal API token;
+and the rest of an account's life: deleting it, claiming a player, reporting one.
 
-The pages show a secret (the token), so no cache keeps them (`never_cache`: no-store).
+The pages show or carry secrets (the API token, a claim invitation's token), so no cache keeps
+them (`never_cache`: no-store).
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
-from league.profile import services
-from league.profile.forms import ProfileForm
+from league.models import Player
+from league.profile import deletion, services
+from league.profile.forms import ClaimForm, DeleteAccountForm, ProfileForm, ReportForm
+from league.services import claims, reports
 from league.services.players import player_for_user
 
 
@@ -69,3 +78,92 @@ def replace_token(request: HttpRequest) -> HttpResponse:
         )
         return redirect("profile")
     return render(request, "account/token_confirm.html")
+
+
+@never_cache
+@sensitive_post_parameters("password")
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """A confirmation page with the password; its POST deletes the account (league.profile.
+    deletion) and logs out."""
+    form = DeleteAccountForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                deletion.delete_account(
+                    request, request.user, password=form.cleaned_data["password"]
+                )
+            except LeagueError as error:
+                form.add_error(None, str(error))
+            else:
+                logout(request)
+                messages.success(
+                    request,
+                    _("Your account is deleted. Your results stay under an anonymous name."),
+                )
+                return redirect("home")
+    context = {"form": form, "problems": deletion.deletion_problems(request.user)}
+    return render(request, "account/delete_confirm.html", context, status=status)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def claim(request: HttpRequest) -> HttpResponse:
+    """An organizer's invitation (`?token=`): shows the player, and its POST (logged in, with
+    the token in the body) makes the player the account's (league.services.claims)."""
+    token = request.POST.get("token") if request.method == "POST" else request.GET.get("token")
+    try:
+        invitation = claims.open_invitation(token or "")
+    except claims.ClaimRefused as refused:
+        context = {"error": str(refused)}
+        return render(request, "account/claim.html", context, status=refused.status)
+    context = {"invitation": invitation, "player": invitation.player, "form": ClaimForm()}
+    if not request.user.is_authenticated:
+        # After logging in or signing up, back here (the token is redacted from every log).
+        here = f"{reverse('claim')}?{urlencode({'token': token})}"
+        context["next"] = urlencode({"next": here})
+        return render(request, "account/claim.html", context)
+    if request.method != "POST":
+        context["form"] = ClaimForm(initial={"token": token})
+        return render(request, "account/claim.html", context)
+    try:
+        player = claims.claim_player(request.user, token or "")
+    except LeagueError as error:
+        context["form"] = ClaimForm(initial={"token": token})
+        context["refused"] = str(error)
+        return render(request, "account/claim.html", context, status=400)
+    messages.success(
+        request, _("%(name)s is yours now, with all their results.") % {"name": player.name}
+    )
+    return redirect(player.get_absolute_url())
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def report_player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A form to report a player to staff (league.services.reports)."""
+    player = get_object_or_404(Player, pk=player_id)
+    form = ReportForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                reports.report_player(request.user, player, **form.cleaned_data)
+            except reports.TooManyReports as error:
+                form.add_error(None, str(error))
+                status = 429
+            except LeagueError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request,
+                    _("Thank you: staff will read your report about %(name)s.")
+                    % {"name": player.name},
+                )
+                return redirect(player.get_absolute_url())
+    context = {"form": form, "player": player}
+    return render(request, "league/report_form.html", context, status=status)

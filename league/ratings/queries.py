@@ -14,7 +14,7 @@ from django.utils import timezone
 from gameplay import api as gameplay
 from league.models import Event, Player, Rating, RatingHistory
 from league.ratings.chart import MAX_POINTS, line_chart
-from league.ratings.services import provisional_games
+from league.ratings.services import established, is_provisional
 
 TREND_DAYS = 30
 
@@ -24,8 +24,9 @@ def leaderboard(
 ) -> QuerySet[Rating]:
     """The game's ratings, best first, with `trend` (change over the last 30 days) — one query.
 
-    `provisional`: None for everybody, True / False for only those under / at or over
-    `RATING_PROVISIONAL_GAMES` rated games.
+    `provisional`: None for everybody, True / False for only the provisional / established
+    ones (`established`: enough rated games and enough distinct opponents, both stored on the
+    row, so the split costs no join).
     """
     since = timezone.now() - timedelta(days=TREND_DAYS)
     start = (
@@ -44,9 +45,9 @@ def leaderboard(
     if country:
         ratings = ratings.filter(player__country=country.upper())
     if provisional is True:
-        ratings = ratings.filter(games__lt=provisional_games())
+        ratings = ratings.exclude(established())
     elif provisional is False:
-        ratings = ratings.filter(games__gte=provisional_games())
+        ratings = ratings.filter(established())
     return ratings
 
 
@@ -171,13 +172,12 @@ def player_rating_sections(player: Player) -> dict[str, Any]:
     wanted = {h["player_id"] for h in frequent}
     wanted |= {p for row in latest for p in row["match__players"]}
     names = {p.pk: p for p in Player.objects.filter(pk__in=wanted)} if wanted else {}
-    threshold = provisional_games()
     game_names = dict(gameplay.game_choices())
     per_game = [
         {
             "rating": r,
             "game_name": game_names.get(r.game, r.game),
-            "provisional": r.games < threshold,
+            "provisional": is_provisional(r),
             "series": series.get(r.game, []),
             "chart": line_chart(series.get(r.game, [])),
         }

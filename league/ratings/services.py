@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from gameplay import api as gameplay
@@ -46,7 +46,12 @@ from league.ratings.compute import (
     rate_match,
 )
 from league.services.permissions import organizer_role_holders
-from league.services.players import bot_player, player_for_user
+from league.services.players import (
+    DEFAULT_BOT_LEVEL,
+    builtin_bot,
+    player_for_user,
+    seat_bot_names,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +59,22 @@ logger = logging.getLogger(__name__)
 def provisional_games() -> int:
     """Below this many rated games a player is provisional (listed apart on the leaderboard)."""
     return int(getattr(settings, "RATING_PROVISIONAL_GAMES", 10))
+
+
+def provisional_opponents() -> int:
+    """Having met fewer distinct players than this in rated games keeps a player provisional,
+    however many games they played (ten games against the same two bots prove little)."""
+    return int(getattr(settings, "RATING_PROVISIONAL_OPPONENTS", 5))
+
+
+def established() -> Q:
+    """The ratings that are not provisional, as a filter on `Rating` (stored counts: no join)."""
+    return Q(games__gte=provisional_games(), opponents__gte=provisional_opponents())
+
+
+def is_provisional(rating: Rating) -> bool:
+    """`established` for one loaded row."""
+    return rating.games < provisional_games() or rating.opponents < provisional_opponents()
 
 
 # --- what may change a rating -------------------------------------------------------------------
@@ -210,15 +231,23 @@ def rate_event(event_id: int) -> int:
 
 
 def seat_players(seats: Sequence[dict[str, Any]]) -> list[Player]:
-    """League players for a table's seats, in seat order: accounts and bots."""
+    """League players for a table's seats, in seat order: accounts (bot accounts too) and
+    built-in bots, each keyed by its seat's level (`bot_level`, default `basic`)."""
     ordered = sorted(seats, key=lambda s: s["seat"])
     users = get_user_model().objects.in_bulk([s["user_id"] for s in ordered if s.get("user_id")])
-    players = []
+    players: list[Player] = []
     for seat in ordered:
         if seat.get("user_id"):
             players.append(player_for_user(users[seat["user_id"]]))
         else:
-            players.append(bot_player(seat.get("bot") or "Bot"))
+            level = seat.get("bot_level") or DEFAULT_BOT_LEVEL
+            taken = {p.pk for p in players}  # a match rates each seat's player once
+            bot = next(
+                b
+                for b in (builtin_bot(n, level) for n in seat_bot_names(seat.get("bot") or ""))
+                if b is not None and b.pk not in taken
+            )
+            players.append(bot)
     return players
 
 
@@ -297,7 +326,27 @@ def rewind(game: str, first: RatedMatch) -> None:
         rating.games, rating.last_played_at = last.games, last.at
         kept.append(rating)
     Rating.objects.filter(pk__in=gone).delete()
-    Rating.objects.bulk_update(kept, ["mu", "sigma", "ordinal", "games", "last_played_at"])
+    met = opponents_met(game, [r.player_id for r in kept])
+    for rating in kept:
+        rating.opponents = met.get(rating.player_id, 0)
+    Rating.objects.bulk_update(
+        kept, ["mu", "sigma", "ordinal", "games", "opponents", "last_played_at"]
+    )
+
+
+def opponents_met(game: str, player_ids: Sequence[int]) -> dict[int, int]:
+    """How many distinct players each of these has met in the game's rated history (one
+    aggregate query): the other half of the provisional rule (`established`)."""
+    if not player_ids:
+        return {}
+    # Distinct players of each player's matches: themselves once, plus everyone they met.
+    rows = (
+        RatingHistory.objects.filter(game=game, player_id__in=player_ids)
+        .values("player_id")
+        .annotate(n=Count("match__changes__player", distinct=True))
+        .values_list("player_id", "n")
+    )
+    return {player_id: n - 1 for player_id, n in rows}
 
 
 def rate_pending(game: str) -> int:
@@ -358,16 +407,20 @@ def rate_pending(game: str) -> int:
                 )
             )
     RatingHistory.objects.bulk_create(history, batch_size=1000)
+    met = opponents_met(game, list(last_at))
     new, changed = [], []
     for player_id, at in last_at.items():
         state = states[player_id]
         rating = ratings.get(player_id) or Rating(player_id=player_id, game=game)
         rating.mu, rating.sigma, rating.ordinal = state.mu, state.sigma, state.ordinal
         rating.games, rating.last_played_at = state.games, at
+        rating.opponents = met.get(player_id, 0)
         (changed if rating.pk else new).append(rating)
     Rating.objects.bulk_create(new, batch_size=1000)
     Rating.objects.bulk_update(
-        changed, ["mu", "sigma", "ordinal", "games", "last_played_at"], batch_size=1000
+        changed,
+        ["mu", "sigma", "ordinal", "games", "opponents", "last_played_at"],
+        batch_size=1000,
     )
     return rated
 

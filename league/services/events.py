@@ -116,6 +116,7 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
     }
     merged = check_event_fields(merged)
     merged.pop("table_size")
+    check_bot_accounts_may_stay(event, merged.get("allow_bot_accounts", event.allow_bot_accounts))
     for name, value in merged.items():
         setattr(event, name, value)
     event.save()
@@ -214,8 +215,7 @@ def enter_player(
 def _enter(event: Event, player: Player, *, checked_in: bool) -> Entry:
     """The entry itself, for the two services above (which have authorized the caller)."""
     require_open(event)
-    if player.is_bot:
-        raise LeagueError("bots fill seats by themselves; they cannot enter")
+    check_may_play_in(event, player)
     if not check_format(event.format).late_entries and event.round_set.exists():
         raise LeagueError(
             _("a %(format)s takes no entries once its first round is planned")
@@ -229,6 +229,52 @@ def _enter(event: Event, player: Player, *, checked_in: bool) -> Entry:
     players.stamp_rating_at_entry(entry)
     touch_standings(event.pk)
     return entry
+
+
+def check_may_play_in(event: Event, player: Player) -> None:
+    """Refuse a player who may not enter this event: a built-in bot (bots fill seats by
+    themselves), a deleted account's player, a bot account where the event allows none."""
+    if player.is_builtin_bot:
+        raise LeagueError(_("Built-in bots fill seats by themselves; they cannot enter."))
+    if player.deleted_at is not None:
+        raise LeagueError(
+            _("%(name)s's account was deleted: the player keeps its results but plays no more.")
+            % {"name": player.name}
+        )
+    if player.is_bot_account and not locked_allows_bot_accounts(event):
+        raise LeagueError(
+            _("%(name)s is a bot account, and this event does not allow bot accounts.")
+            % {"name": player.name}
+        )
+
+
+def locked_allows_bot_accounts(event: Event) -> bool:
+    """The event's rule as stored, its row locked: an organizer switching bot accounts off and
+    a bot account entering at the same moment happen one after the other."""
+    rows = Event.objects.select_for_update().filter(pk=event.pk)
+    return bool(rows.values_list("allow_bot_accounts", flat=True).get())
+
+
+def check_bot_accounts_may_stay(event: Event, allow_bot_accounts: bool) -> None:
+    """An event may stop allowing bot accounts only while none is entered (and not withdrawn)."""
+    if allow_bot_accounts or not event.pk or not locked_allows_bot_accounts(event):
+        return
+    entered = (
+        Entry.objects.filter(
+            event=event, player__is_bot=True, player__bot_level="", withdrawn_after_round=None
+        )
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    names = list(entered[:10])
+    if names:
+        raise LeagueError(
+            _(
+                "Bot accounts have entered this event (%(names)s): withdraw them before "
+                "refusing bot accounts."
+            )
+            % {"names": ", ".join(names)}
+        )
 
 
 def check_in(entry: Entry, checked_in: bool = True, *, by: Any) -> None:

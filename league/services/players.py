@@ -2,9 +2,14 @@
 
 Entries (`enter_player`), round plans (bot seats) and the ratings (the seats of a friendly
 table) all come here, so a player is found or made, and a bot named, the same way everywhere.
-The rule for bots: a bot takes a name only if no person has it, and otherwise the next one on
-its list, because any organizer may enter a person called "Bot 2" and that must not stop every
-event (or table) from filling its bot seats.
+Names are unique without regard to case (a database index), so every lookup by name is too.
+
+Built-in bots (`Player.is_builtin_bot`: a `bot_level`, no account) are keyed by their level and a
+name that names no game (one player per bot across games, with a rating in each). A bot takes a
+name only if no one else has it — a person, a bot account, or a built-in bot of another level —
+and otherwise the next one on its list, because any organizer may enter a person called "Bot 2"
+and that must not stop every event (or table) from filling its bot seats. Bot accounts are
+accounts like any other here: `player_for_user` gives their player the bot mark.
 """
 
 from __future__ import annotations
@@ -14,11 +19,16 @@ from itertools import count
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from league.errors import LeagueError
 from league.models import Entry, Event, Player, Rating
 
 BOT_PREFIX = "Bot"
+# The level of the bots that fill an event's leftover seats (and of a seat that names none).
+DEFAULT_BOT_LEVEL = "basic"
+# The built-in bots as a filter (`Player.is_builtin_bot`); the constraint keeps them accountless.
+BUILTIN_BOTS = ~Q(bot_level="")
 
 
 def player_by_id(player_id: int) -> Player:
@@ -35,25 +45,38 @@ def player_named(name: str | None) -> tuple[Player, bool]:
     name = (name or "").strip()
     if not name:
         raise LeagueError("a player needs a name")
-    # get_or_create re-reads the row if another process creates it at the same moment.
-    return Player.objects.get_or_create(name=name)
+    for _ in range(3):
+        player = Player.objects.filter(name__iexact=name).first()
+        if player is not None:
+            return player, False
+        try:
+            # A savepoint: another process may take the name (in any case) at the same moment,
+            # and then its player is the one meant.
+            with transaction.atomic():
+                return Player.objects.create(name=name), True
+        except IntegrityError:
+            continue
+    raise LeagueError(f"could not find or make a player called {name!r}")
 
 
 def player_for_user(user: Any) -> Player:
     """The league player of a user account, made on first use (named after the account, with
-    "-2", "-3", … if a player has that name already)."""
+    "-2", "-3", … if a player has that name already, in any case); a bot account's player
+    carries the bot mark."""
     for _ in range(5):
         player = Player.objects.filter(user=user).first()
         if player:
             return player
         name, n = user.get_username(), 2
-        while Player.objects.filter(name=name).exists():
+        while Player.objects.filter(name__iexact=name).exists():
             name, n = f"{user.get_username()}-{n}", n + 1
         try:
             # A savepoint: two tables of this account may finish at once, and the loser of the
             # race (on the user or on the name) looks again instead of failing its caller.
             with transaction.atomic():
-                return Player.objects.create(name=name, user=user)
+                return Player.objects.create(
+                    name=name, user=user, is_bot=bool(getattr(user, "is_bot_account", False))
+                )
         except IntegrityError:
             continue
     raise IntegrityError(f"could not make a player for {user.get_username()!r}")
@@ -62,16 +85,33 @@ def player_for_user(user: Any) -> Player:
 # --- bots -------------------------------------------------------------------------------------
 
 
-def bots_named(candidates: Iterable[str], wanted: int) -> list[Player]:
-    """`wanted` distinct bot players, taking the candidate names in order and skipping any a
-    person has; each is made on first use. `candidates` must not run out (pass an endless one).
-    """
+def builtin_bot(name: str, level: str) -> Player | None:
+    """The built-in bot called `name` at `level`, made on first use; None when someone else
+    holds the name (in any case): a person, a bot account, a bot of another level."""
+    for _ in range(3):
+        player = Player.objects.filter(name__iexact=name).first()
+        if player is not None:
+            return player if player.bot_level == level else None
+        try:
+            # A savepoint: another process may make the same bot (or take the name) at once.
+            with transaction.atomic():
+                return Player.objects.create(name=name, is_bot=True, bot_level=level)
+        except IntegrityError:
+            continue
+    return None
+
+
+def bots_named(
+    candidates: Iterable[str], wanted: int, level: str = DEFAULT_BOT_LEVEL
+) -> list[Player]:
+    """`wanted` distinct built-in bots at `level`, taking the candidate names in order and
+    skipping any that someone else holds; each is made on first use. `candidates` must not run
+    out (pass an endless one)."""
     bots: list[Player] = []
     names = iter(candidates)
     while len(bots) < wanted:
-        # get_or_create re-reads the row if another process creates it at the same moment.
-        player, _ = Player.objects.get_or_create(name=next(names), defaults={"is_bot": True})
-        if player.is_bot:
+        player = builtin_bot(next(names), level)
+        if player is not None and player not in bots:
             bots.append(player)
     return bots
 
@@ -90,14 +130,14 @@ def seat_bot_names(name: str) -> Iterator[str]:
         yield f"{name} [bot {n}]"
 
 
-def bot_players(wanted: int) -> list[Player]:
-    """`wanted` distinct bot players for a round's bot seats ("Bot 1", "Bot 2", …)."""
-    return bots_named(numbered_bot_names(), wanted)
+def bot_players(wanted: int, level: str = DEFAULT_BOT_LEVEL) -> list[Player]:
+    """`wanted` distinct built-in bots for a round's bot seats ("Bot 1", "Bot 2", …)."""
+    return bots_named(numbered_bot_names(), wanted, level)
 
 
-def bot_player(name: str) -> Player:
-    """The bot player for a table seat's bot called `name` (see `seat_bot_names`)."""
-    return bots_named(seat_bot_names(name), 1)[0]
+def bot_player(name: str, level: str = DEFAULT_BOT_LEVEL) -> Player:
+    """The built-in bot at `level` for a table seat's bot called `name` (`seat_bot_names`)."""
+    return bots_named(seat_bot_names(name), 1, level)[0]
 
 
 # --- the rating a player enters with ------------------------------------------------------------

@@ -173,7 +173,8 @@ def table_result(seats: Sequence[Seat], scored: dict[str, Any]) -> scheduling.Ta
     One translation for both readers: `generate_round` (who goes on) and `record_result`
     (whether a correction would change that)."""
     return scheduling.TableResult(
-        seats=tuple(None if seat.player.is_bot else seat.player_id for seat in seats),
+        # A built-in bot fills a seat and goes nowhere; a bot account is an entrant like anyone.
+        seats=tuple(None if seat.player.is_builtin_bot else seat.player_id for seat in seats),
         winners=frozenset(scored["winners"]),
         payouts=tuple(scored["totals"]["payouts"]),
     )

@@ -23,7 +23,7 @@ from league.errors import LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
 from league.services.events import check_format, require_open
 from league.services.permissions import check_can_manage
-from league.services.players import bot_players
+from league.services.players import DEFAULT_BOT_LEVEL, bot_players
 from league.services.results import table_result
 from league.services.standings import compute_rows, touch_standings
 
@@ -112,10 +112,11 @@ def played_plan(round_: Round) -> scheduling.RoundPlan:
     """A stored round as the scheduler writes one: tables in seat order (None: bot), byes."""
     tables: dict[int, list[int | None]] = {}
     seats = Seat.objects.filter(fixture__round=round_).order_by("fixture__number", "number")
-    for fixture_id, player_id, is_bot in seats.values_list(
-        "fixture_id", "player_id", "player__is_bot"
+    for fixture_id, player_id, bot_level in seats.values_list(
+        "fixture_id", "player_id", "player__bot_level"
     ):
-        tables.setdefault(fixture_id, []).append(None if is_bot else player_id)
+        # A built-in bot is a filler the plan leaves open; a bot account is an entrant.
+        tables.setdefault(fixture_id, []).append(None if bot_level else player_id)
     byes = Bye.objects.filter(round=round_).values_list("player_id", flat=True)
     return scheduling.RoundPlan(tuple(map(tuple, tables.values())), tuple(byes))
 
@@ -292,20 +293,24 @@ def publish_round(round_: Round, *, by: Any) -> Round:
 
 
 def open_tables(round_: Round) -> None:
-    """An online table for every fixture whose people all have accounts to play with.
+    """An online table for every fixture whose players all have accounts to play with.
 
-    A fixture with a person who has no account stays over-the-table: its result is entered by
-    the organizer. Bots play their seats at the table by themselves.
+    A fixture with a player who has no account stays over-the-table: its result is entered by
+    the organizer. Built-in bots play their seats at the table by themselves (at their level);
+    a bot account is seated as the person it is, and its program plays through the API.
     """
     event = round_.event
     for fixture in round_.fixtures.prefetch_related("seats__player"):
         seats = list(fixture.seats.all())
-        if any(not s.player.is_bot and s.player.user_id is None for s in seats):
+        if any(not s.player.is_builtin_bot and s.player.user_id is None for s in seats):
             continue
+        levels = {s.player.bot_level for s in seats if s.player.is_builtin_bot}
         table_ref = gameplay.start_table(
             event.game,
-            seats=[s.player.name if s.player.is_bot else s.player.user_id for s in seats],
+            seats=[s.player.name if s.player.is_builtin_bot else s.player.user_id for s in seats],
             names=[s.player.name for s in seats],
+            # A round's bots share one level (`bot_players`); a table plays them at it.
+            bot_level=min(levels) if levels else DEFAULT_BOT_LEVEL,
             variant=event.variant,
             n_deals=event.deals_per_match,
             # No seed: gameplay draws a secret one. Anything derived from the event's seed or

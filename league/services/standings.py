@@ -66,7 +66,10 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
     config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed)
     table = compute_standings(players + extra, matches, bye_records(event), config)
     names = dict(Player.objects.filter(pk__in=players + extra).values_list("id", "name"))
-    bots = set(Player.objects.filter(pk__in=extra, is_bot=True).values_list("id", flat=True))
+    # The bot mark: the built-in bots that filled seats, and entrants that are bot accounts.
+    bots = set(
+        Player.objects.filter(pk__in=players + extra, is_bot=True).values_list("id", flat=True)
+    )
     return [
         {
             "rank": row.rank,

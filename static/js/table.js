@@ -545,7 +545,7 @@
     } else if (state.status === "playing" && view.phase === "play") {
       fill(trickNode, trickSlots(view.trick || [], view.leader, null));
     } else {
-      fill(trickNode, h("p", { class: "muted" }, state.status === "finished" ? "The match is over." : "No trick yet."));
+      fill(trickNode, h("p", { class: "muted" }, state.status === "finished" ? "The match is over." : view.phase === "over" ? "The deal is over." : "No trick yet."));
     }
     const last = lastTrickOf(state, view);
     const lastNode = $("last-trick");
@@ -803,7 +803,8 @@
           ),
         ),
       ),
-      h("p", null, h("a", { href: recordUrl, id: "record-link" }, "The game record (mediana.record/1)"), h("span", { class: "muted" }, " — every card and every choice, replayable.")),
+      h("p", null, h("a", { href: recordUrl, id: "record-link" }, "The game record (mediana.record/1)"), h("span", { class: "muted" }, " — every card and every choice, replayable."),
+        cfg.replayUrl ? [" ", h("a", { href: cfg.replayUrl + (token ? `?token=${encodeURIComponent(token)}` : ""), id: "replay-link-final", class: "replay-link" }, cfg.replayLabel || "Replay")] : null),
     );
     node.hidden = false;
   }
@@ -843,6 +844,8 @@
   // the document is parsed.
   function start() {
     game = games[cfg.game] || {};
+    // The replay page (static/js/replay.js) draws the steps a server replay served: no socket.
+    if (cfg.replay) return;
     setInterval(() => {
       tick();
       watchdog();
@@ -883,6 +886,11 @@
     pickOk,
     act,
     render,
+    // The replay page's door: draw a state it made from a replay step (no socket, no seat).
+    show(state) {
+      current = state;
+      render();
+    },
   };
 
   // For the browser tests and the curious: the last state and the connection.

@@ -73,7 +73,8 @@ def test_a_bot_account_is_marked_at_sign_up_and_shown_on_its_player_page():
     sign_up(Client(), "robo", is_bot_account="on")
     robo = User.objects.get(username="robo")
     assert robo.is_bot_account
-    assert not robo.player.is_bot  # a built-in bot is something else
+    assert robo.player.is_bot  # the bot mark...
+    assert not robo.player.is_builtin_bot  # ...but a built-in bot is something else
     page = Client().get(robo.player.get_absolute_url())
     assert "bot account" in page.content.decode()
 

@@ -25,10 +25,10 @@ def sent(monkeypatch):
     messages: list[tuple[int, Any, dict]] = []
     real = notify.send_states
 
-    def capture(table_id, seq, payloads, *, final=False):
+    def capture(table_id, seq, payloads, **options):
         for seat, payload in payloads.items():
             messages.append((seq, seat, payload))
-        real(table_id, seq, payloads, final=final)
+        real(table_id, seq, payloads, **options)
 
     monkeypatch.setattr(notify, "send_states", capture)
     return messages

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def two_games_make_a_regular(settings):
     settings.RATING_PROVISIONAL_GAMES = 2
+    settings.RATING_PROVISIONAL_OPPONENTS = 2  # everyone but the last two meets two or more
 
 
 def grow(friendly, users, n: int, prefix: str = "p") -> list[Player]:

@@ -40,20 +40,23 @@ def test_csv_rows_are_a_header_and_one_line_per_player():
         (ALICE, BOB, CAROL), [match({ALICE: 3, BOB: 3, CAROL: -6})], [], CONFIG
     )
     csv = standings_csv_rows(rows, CONFIG, names={ALICE: "Alice", BOB: "Bob", CAROL: "Carol"})
+    # The served standings.csv: machine column names, numbers kept as numbers (the safe writer
+    # leaves them alone), a shared rank as the number the tied rows share.
     assert csv[0] == [
-        "Rank",
-        "Player",
-        "Name",
-        "Matches played",
-        "Match points",
-        "Total payouts",
-        "Wins",
-        "Byes",
-        "Total payouts",
-        "Opponents' average payout",
+        "rank",
+        "player_id",
+        "player",
+        "matches_played",
+        "match_points",
+        "total_payouts",
+        "wins",
+        "byes",
+        "total_payouts",
+        "opponents_average_payout",
     ]
-    assert csv[1] == ["1=", str(ALICE), "Alice", "1", "1", "3", "1", "0", "3", "-1.50"]
-    assert csv[3] == ["3", str(CAROL), "Carol", "1", "-2", "-6", "0", "0", "-6", "3.00"]
+    assert csv[1] == [1, ALICE, "Alice", 1, 1, 3, 1, 0, 3, -1.5]
+    assert csv[2][:2] == [1, BOB]  # tied with Alice
+    assert csv[3] == [3, CAROL, "Carol", 1, -2, -6, 0, 0, -6, 3.0]
     assert len(standings_csv_rows(rows, CONFIG)[0]) == len(csv[0]) - 1  # no names, no column
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from gameplay.models import Table
+from gameplay.services.errors import TableError
 from gameplay.services.matches import table_record
 
 
@@ -22,4 +23,6 @@ class Command(BaseCommand):
             record = table_record(options["table"])
         except Table.DoesNotExist:
             raise CommandError(f"no table {options['table']!r}") from None
+        except TableError as exc:  # a lobby table still waiting for players: nothing dealt
+            raise CommandError(f"table {options['table']!r}: {exc.message}") from None
         self.stdout.write(json.dumps(record))

@@ -134,9 +134,11 @@
     extra(state, view) {
       const parts = [];
       if (!view.monte) return parts;
+      // The declarer's own (a replay shows them to everyone).
+      const mine = state.seat !== null && state.seat === view.declarer;
       if (view.monte.shown) parts.push(M.cardRow("Monte (shown): ", view.monte.shown));
-      else if (view.monte.seen) parts.push(M.cardRow("Monte (only you saw it): ", view.monte.seen));
-      if (view.monte.new) parts.push(M.cardRow("Your new monte: ", view.monte.new));
+      else if (view.monte.seen) parts.push(M.cardRow(mine ? "Monte (only you saw it): " : `Monte (only ${seatName(view.declarer)} saw it): `, view.monte.seen));
+      if (view.monte.new) parts.push(M.cardRow(mine ? "Your new monte: " : `${seatName(view.declarer)}'s new monte: `, view.monte.new));
       if (view.given) parts.push(M.cardRow("Card given back: ", [view.given]));
       return parts;
     },

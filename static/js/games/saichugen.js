@@ -22,12 +22,14 @@
     info: (state, view) =>
       state.status !== "finished" ? [`round ${view.round + 1} of 5, trick ${view.trick + 1} of 3`] : [],
 
-    // The commits so far, face down (your own face up).
+    // The commits so far, face down (your own face up; all of them in a replay, whose full
+    // view has each seat's own `my_commit` under `private`).
     currentTrick(state, view) {
       const cards = [];
       if (state.status === "playing") {
         (view.committed || []).forEach((done, s) => {
-          if (done) cards.push({ seat: s, card: s === state.seat && view.my_commit ? view.my_commit : null });
+          const known = view.private && view.private[s] ? view.private[s].my_commit : null;
+          if (done) cards.push({ seat: s, card: known || (s === state.seat && view.my_commit ? view.my_commit : null) });
         });
       }
       return M.trickSlots(cards, 0, null);

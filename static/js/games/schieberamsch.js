@@ -42,9 +42,18 @@
     extra(state, view) {
       const parts = [];
       const seen = view.skat_seen;
-      if (!seen) return parts;
-      if (seen.taken) parts.push(M.cardRow("Skat you picked up: ", seen.taken));
-      if (seen.put) parts.push(M.cardRow("Skat you put back: ", seen.put));
+      if (seen) {
+        if (seen.taken) parts.push(M.cardRow("Skat you picked up: ", seen.taken));
+        if (seen.put) parts.push(M.cardRow("Skat you put back: ", seen.put));
+      }
+      // A replay's full view: what each seat saw of the skat, under `private`.
+      (view.private || []).forEach((own, s) => {
+        const mine = own && own.skat_seen;
+        if (!mine) return;
+        if (mine.taken) parts.push(M.cardRow(`Skat ${seatName(s)} picked up: `, mine.taken));
+        if (mine.put) parts.push(M.cardRow(`Skat ${seatName(s)} put back: `, mine.put));
+      });
+      if (view.skat && view.phase === "over") parts.push(M.cardRow("Skat: ", view.skat));
       return parts;
     },
 

@@ -28,8 +28,10 @@
 
     extra(state, view) {
       const parts = [];
-      if (view.kitty && view.kitty.cards) parts.push(M.cardRow("Kitty you took: ", view.kitty.cards));
-      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow("Your discards: ", view.discards.cards));
+      // The dealer's own (a replay shows them to everyone).
+      const mine = state.seat === view.dealer;
+      if (view.kitty && view.kitty.cards) parts.push(M.cardRow(mine ? "Kitty you took: " : `Kitty ${seatName(view.dealer)} took: `, view.kitty.cards));
+      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow(mine ? "Your discards: " : `${seatName(view.dealer)}'s discards: `, view.discards.cards));
       for (const p of (view.exchange && view.exchange.pending) || []) {
         parts.push(h("div", { class: "row muted" }, `Exchange: ${who(p.from)} owes ${who(p.to)} ${p.count} card${p.count === 1 ? "" : "s"}`));
       }

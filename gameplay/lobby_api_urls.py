@@ -1,0 +1,18 @@
+"""/api/tables/…: the lobby's HTTP API (lobby-api.md); config/urls.py mounts it before the
+league's /api/ routes."""
+
+from django.urls import path
+
+from gameplay import (
+    converters,  # noqa: F401  (registers <table_id:...>)
+    lobby_api,
+)
+
+app_name = "tables-api"
+
+urlpatterns = [
+    path("", lobby_api.TableList.as_view(), name="tables"),
+    path("<table_id:table_id>/", lobby_api.TableDetail.as_view(), name="table"),
+    path("<table_id:table_id>/join/", lobby_api.TableJoin.as_view(), name="join"),
+    path("<table_id:table_id>/leave/", lobby_api.TableLeave.as_view(), name="leave"),
+]

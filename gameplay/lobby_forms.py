@@ -1,0 +1,193 @@
+"""The lobby's form: a friendly table for any game, its variant flags built from the registry.
+
+One form serves every game: each game's flags are fields named `<game>__<flag>` (grouped per
+game for the page, which shows only the chosen game's group), and only the chosen game's flags
+make the variant. Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from gameplay import api
+from gameplay import bots as bot_registry
+
+MAX_DEALS = 60
+MAX_SECONDS_PER_MOVE = 600
+
+
+def variant_field(flag: dict[str, Any]) -> forms.Field:
+    """A form field for one flag of a game's `variant_schema()`."""
+    label = flag["name"].replace("_", " ").capitalize()
+    help_text = flag.get("help", "")
+    if flag["type"] == "bool":
+        return forms.BooleanField(
+            label=label, required=False, initial=flag["default"], help_text=help_text
+        )
+    if flag["type"] == "int":
+        return forms.IntegerField(
+            label=label,
+            min_value=flag["min"],
+            max_value=flag["max"],
+            initial=flag["default"],
+            help_text=help_text,
+        )
+    return forms.TypedChoiceField(
+        label=label,
+        # The schema's choices may be ints or strings: map the posted text back to the value.
+        choices=[(str(c), str(c)) for c in flag["choices"]],
+        coerce=lambda text, choices=tuple(flag["choices"]): next(
+            c for c in choices if str(c) == text
+        ),
+        initial=str(flag["default"]),
+        help_text=help_text,
+    )
+
+
+@dataclass(frozen=True)
+class GameFlags:
+    """One game's group of variant fields, for the template."""
+
+    game: api.GameInfo
+    fields: list[forms.BoundField]
+
+
+class CreateTableForm(forms.Form):
+    """Create a friendly table: `service_kwargs()` are `lobby.create_friendly`'s arguments."""
+
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=api.game_choices)
+    deals = forms.IntegerField(
+        label=gettext_lazy("Deals"),
+        required=False,
+        min_value=1,
+        max_value=MAX_DEALS,
+        help_text=gettext_lazy("blank: everyone deals once"),
+    )
+    seconds_per_move = forms.IntegerField(
+        label=gettext_lazy("Seconds per move"),
+        required=False,
+        min_value=0,
+        max_value=MAX_SECONDS_PER_MOVE,
+        initial=30,
+        help_text=gettext_lazy("0: no clock (a rated table needs one)"),
+    )
+    rated = forms.TypedChoiceField(
+        label=gettext_lazy("Rated or casual"),
+        choices=[("1", gettext_lazy("Rated")), ("0", gettext_lazy("Casual"))],
+        coerce=lambda v: v == "1",
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+    spectators = forms.BooleanField(
+        label=gettext_lazy("Spectators may watch"), required=False, initial=True
+    )
+    private = forms.BooleanField(
+        label=gettext_lazy("Private"),
+        required=False,
+        help_text=gettext_lazy("not listed here; joined only through its invitation"),
+    )
+    bots = forms.IntegerField(
+        label=gettext_lazy("Seats played by bots"),
+        min_value=0,
+        initial=0,
+        help_text=gettext_lazy("the last seats; the others are open for people"),
+    )
+    bot_level = forms.ChoiceField(
+        label=gettext_lazy("Bot level"),
+        choices=lambda: [(lv, lv) for lv in bot_registry.all_levels()],
+        initial=bot_registry.DEFAULT_LEVEL,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.games = api.games()
+        self.fields["bots"].max_value = max(g.seats for g in self.games) - 1
+        self.fields["bots"].widget.attrs["max"] = self.fields["bots"].max_value
+        for game in self.games:
+            for flag in game.variant_schema:
+                field = variant_field(flag)
+                # Not required in HTML: a hidden group must not block the browser's submit;
+                # clean() asks for the chosen game's values.
+                field.required = False
+                self.fields[self.flag_field(game.name, flag["name"])] = field
+
+    @staticmethod
+    def flag_field(game: str, flag: str) -> str:
+        return f"{game}__{flag}"
+
+    def game_flags(self) -> list[GameFlags]:
+        """Each game with its bound variant fields (the page shows the chosen game's)."""
+        return [
+            GameFlags(g, [self[self.flag_field(g.name, f["name"])] for f in g.variant_schema])
+            for g in self.games
+        ]
+
+    def seat_counts(self) -> dict[str, int]:
+        """Seats per game, for the page's script (the most bots a game's table can have)."""
+        return {g.name: g.seats for g in self.games}
+
+    def full_clean(self) -> None:
+        # Only the chosen game's flags count: the other games' groups are hidden, and a bad
+        # value there (or none at all) must not block the form.
+        super().full_clean()
+        if not self.is_bound or self._errors is None:
+            return
+        chosen = self.data.get("game")
+        for game in self.games:
+            if game.name != chosen:
+                for flag in game.variant_schema:
+                    self._errors.pop(self.flag_field(game.name, flag["name"]), None)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        name = data.get("game")
+        if not name:
+            return data
+        info = next(g for g in self.games if g.name == name)
+        for flag in info.variant_schema:
+            field = self.flag_field(name, flag["name"])
+            if flag["type"] != "bool" and field in data and data[field] in (None, ""):
+                self.add_error(field, gettext("This field is required."))
+        if data.get("bots") is not None and data["bots"] > info.seats - 1:
+            self.add_error(
+                "bots",
+                gettext("%(game)s seats %(seats)d: at most %(most)d bots.")
+                % {"game": info.display_name, "seats": info.seats, "most": info.seats - 1},
+            )
+        level = data.get("bot_level")
+        if data.get("bots") and level and level not in bot_registry.levels(name):
+            self.add_error(
+                "bot_level",
+                gettext("%(game)s has no %(level)s bot.")
+                % {"game": info.display_name, "level": level},
+            )
+        return data
+
+    def variant(self) -> dict[str, Any]:
+        """The chosen game's flags, typed as the schema has them."""
+        name = self.cleaned_data["game"]
+        info = next(g for g in self.games if g.name == name)
+        return {
+            f["name"]: self.cleaned_data[self.flag_field(name, f["name"])]
+            for f in info.variant_schema
+        }
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of `lobby.create_friendly` (after `is_valid()`)."""
+        data = self.cleaned_data
+        return {
+            "game": data["game"],
+            "variant": self.variant(),
+            "deals": data["deals"],
+            "bots": data["bots"],
+            "bot_level": data["bot_level"],
+            "seconds_per_move": data["seconds_per_move"],
+            "rated": data["rated"],
+            "spectators": data["spectators"],
+            "private": data["private"],
+        }

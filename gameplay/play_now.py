@@ -1,0 +1,40 @@
+"""`POST /play/now/` (field `game`): one click from the home page to a table against bots.
+
+The table starts at once (`lobby.play_now`) and the browser goes to its page, where the session
+identifies the player's seat: no link carries a seat token. Anonymous visitors log in first.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from gameplay.services import lobby
+
+
+def _back_to(request: HttpRequest) -> str:
+    """Where to come back after logging in: the form's `next` if it is ours, else home."""
+    wanted = request.POST.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    return reverse("home")
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """Make the table and open it; a bad game is a 400 that says why (nothing is made)."""
+    if not request.user.is_authenticated:
+        login = reverse("account_login")
+        return redirect(f"{login}?{urlencode({'next': _back_to(request)})}")
+    try:
+        joined = lobby.play_now(request.user, request.POST.get("game", ""))
+    except lobby.LobbyError as exc:
+        return HttpResponse(exc.detail, status=exc.status, content_type="text/plain; charset=utf-8")
+    return redirect(reverse("gameplay:table", args=[joined.table.id]))

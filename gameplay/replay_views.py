@@ -1,0 +1,116 @@
+"""The replay of a finished table: `/tables/<id>/replay/` and its steps, `…/replay.json`.
+
+The page carries the summary and one deal's steps (`json_script`); the browser
+(`static/js/replay.js`, drawing with the table's own renderers) fetches the other deals from
+`replay.json?deal=K` as the viewer steps into them. The server replays the record through the
+engine for every step; the browser holds no rules. Who may read the record may watch the
+replay (`services.replay.may_replay`); anyone else, and everyone before the end, gets a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET
+
+from gameplay.engines import registry
+from gameplay.models import Table
+from gameplay.services import replay
+
+
+class BadDeal(ValueError):
+    """`?deal=` is not a deal number."""
+
+
+def _deal_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("deal")
+    if raw is None or raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 6:
+        raise BadDeal(gettext("deal must be a deal number (0 for the first deal)"))
+    return int(raw)
+
+
+def _finished_table(request: HttpRequest, table_id: str) -> Table | None:
+    """The table, when the request may watch its replay; else None (a 404 either way)."""
+    table = Table.objects.filter(pk=table_id).defer("state").first()
+    token = request.GET.get("token") or None
+    if table is None or not replay.may_replay(table, token, request.user):
+        return None
+    return table
+
+
+def _strings() -> dict[str, str]:
+    """The words the browser's replay controls show, in the reader's language."""
+    return {
+        "first": gettext("First step"),
+        "prev": gettext("Previous step"),
+        "next": gettext("Next step"),
+        "last": gettext("Last step"),
+        "dealOf": gettext("Deal %(n)s of %(m)s"),
+        "stepOf": gettext("step %(n)s of %(m)s"),
+        "dealOption": gettext("Deal %(n)s — %(dealer)s deals"),
+        "toAct": gettext("To act: %(who)s"),
+        "dealOver": gettext("The deal is over."),
+        "matchOver": gettext("The match is over."),
+        "stock": gettext("Stock as dealt"),
+        "noCards": gettext("no cards"),
+        "loading": gettext("Loading the deal…"),
+        "loadFailed": gettext("This deal could not be loaded. Try again."),
+        "title": gettext("Replay"),
+    }
+
+
+@require_GET
+def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
+    """The replay page; `?deal=K` opens deal K (from 0) instead of the first."""
+    table = _finished_table(request, table_id)
+    if table is None:
+        raise Http404("no replay")
+    try:
+        deal = _deal_param(request) or 0
+        data = replay.summary(table, deal=deal)
+    except BadDeal as e:
+        return HttpResponse(str(e), status=400, content_type="text/plain; charset=utf-8")
+    except IndexError:
+        raise Http404("no such deal") from None
+    spec = registry.get_game(table.game)
+    seats = list(table.seats.order_by("number").values("number", "name", "bot"))
+    config: dict[str, Any] = {
+        # What the table's core (static/js/table.js) reads, in its replay mode: no socket.
+        "replay": True,
+        "table": table.id,
+        "game": table.game,
+        "gameName": spec.display_name,
+        "seat": None,
+        "players": [{"seat": s["number"], "name": s["name"], "bot": bool(s["bot"])} for s in seats],
+        "nDeals": table.n_deals,
+        "recordUrl": reverse("gameplay:table_record", args=[table.id]),
+        # The replay's own.
+        "stepsUrl": reverse("gameplay:replay_json", args=[table.id]),
+        "summary": {k: v for k, v in data.items() if k != "steps"},
+        "initial": data["steps"],
+        "strings": _strings(),
+    }
+    context = {"table": table, "game_name": spec.display_name, "seats": seats, "config": config}
+    return render(request, "gameplay/replay.html", context)
+
+
+@require_GET
+def table_replay_json(request: HttpRequest, table_id: str) -> JsonResponse:
+    """The replay as JSON: the summary, or with `?deal=K` that deal's steps."""
+    table = _finished_table(request, table_id)
+    if table is None:
+        return JsonResponse({"detail": gettext("no replay of this table")}, status=404)
+    try:
+        deal = _deal_param(request)
+        data = replay.summary(table) if deal is None else replay.deal_steps(table, deal)
+    except BadDeal as e:
+        return JsonResponse({"detail": str(e)}, status=400)
+    except IndexError:
+        return JsonResponse({"detail": gettext("the record has no such deal")}, status=404)
+    return JsonResponse(data)

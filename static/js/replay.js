@@ -1,0 +1,236 @@
+// The replay page (/tables/<id>/replay/, docs/tables.md "Replay"): steps through a finished
+// table's record. The server replayed the record through the engine and serves each step's
+// full view (every hand visible); this file only walks through them and hands each one to the
+// table's own renderers (static/js/table.js with the game's module), so a replay looks like the
+// table. It holds no rules.
+//
+// A position is (deal, p): p = 0 is the deal as dealt, p = j the table after the deal's j-th
+// action. The page brings one deal; the others are fetched from `replay.json?deal=K` when the
+// viewer steps into them (and the next one ahead of time).
+(function (M) {
+  "use strict";
+
+  const cfg = M.cfg;
+  const { h, fill } = M;
+  const S = cfg.strings || {};
+  const summary = cfg.summary;
+  const nDeals = summary.deals.length;
+  const token = new URLSearchParams(window.location.search).get("token");
+  const $ = (id) => document.getElementById(id);
+
+  const loaded = new Map([[cfg.initial.deal, cfg.initial]]);
+  const loading = new Map(); // deal -> Promise
+  let deal = cfg.initial.deal;
+  let pos = 0;
+  let failed = false;
+
+  // The actions before each deal: "step N of M" counts the record's actions.
+  const before = [];
+  summary.deals.reduce((n, d, k) => ((before[k] = n), n + d.actions), 0);
+
+  const fmt = (text, params) => String(text || "").replace(/%\((\w+)\)s/g, (m, key) => (key in params ? params[key] : m));
+
+  // ------------------------------------------------------------------ fetching deals
+  function fetchDeal(k) {
+    if (loaded.has(k)) return Promise.resolve(loaded.get(k));
+    if (!loading.has(k)) {
+      const query = new URLSearchParams({ deal: String(k) });
+      if (token) query.set("token", token);
+      const promise = fetch(`${cfg.stepsUrl}?${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then((r) => {
+          if (!r.ok) throw new Error(`HTTP ${r.status}`);
+          return r.json();
+        })
+        .then((data) => {
+          loaded.set(k, data);
+          loading.delete(k);
+          return data;
+        })
+        .catch((err) => {
+          loading.delete(k);
+          throw err;
+        });
+      loading.set(k, promise);
+    }
+    return loading.get(k);
+  }
+
+  function prefetch(k) {
+    if (k >= 0 && k < nDeals && !loaded.has(k)) fetchDeal(k).catch(() => {});
+  }
+
+  // ------------------------------------------------------------------ moving
+  const lastPos = (k) => summary.deals[k].actions;
+
+  function go(k, p) {
+    k = Math.max(0, Math.min(nDeals - 1, k));
+    if (!loaded.has(k)) {
+      $("replay-label").textContent = S.loading;
+      fetchDeal(k).then(
+        () => go(k, p),
+        () => {
+          failed = true;
+          $("replay-label").textContent = S.loadFailed;
+        },
+      );
+      return;
+    }
+    failed = false;
+    deal = k;
+    pos = Math.max(0, Math.min(lastPos(k), p === Infinity ? lastPos(k) : p));
+    draw();
+    prefetch(k + 1);
+  }
+
+  function next() {
+    if (pos < lastPos(deal)) go(deal, pos + 1);
+    else if (deal < nDeals - 1) go(deal + 1, 0);
+  }
+  function prev() {
+    if (pos > 0) go(deal, pos - 1);
+    else if (deal > 0) go(deal - 1, Infinity);
+  }
+  const first = () => go(0, 0);
+  const last = () => go(nDeals - 1, Infinity);
+  const atStart = () => deal === 0 && pos === 0;
+  const atEnd = () => deal === nDeals - 1 && pos === lastPos(deal);
+
+  // ------------------------------------------------------------------ one step as a table state
+  function stateAt(k, p) {
+    const data = loaded.get(k);
+    const step = p === 0 ? data.start : data.steps[p - 1];
+    const end = k === nDeals - 1 && p === lastPos(k) && summary.result.complete;
+    const view = Object.assign({}, step.view, { results: step.deal_over ? data.results_after : data.results });
+    return {
+      type: "state",
+      status: end ? "finished" : "playing",
+      seat: null,
+      seq: before[k] + p,
+      to_act: view.to_act || [],
+      view,
+      legal: [],
+      clock: null,
+      result: end ? summary.result : null,
+    };
+  }
+
+  function labelNode(parts) {
+    return (parts || []).map((part) => {
+      if ("seat" in part) return h("strong", null, M.seatName(part.seat));
+      if ("cards" in part) {
+        return (part.cards || []).map((c, i) => [i ? " " : null, h("span", { class: `card-text suit-${M.suitOf(c)}`, title: M.cardName(c) }, M.cardText(c))]);
+      }
+      if ("suit" in part) {
+        const d = M.deck();
+        return h("span", { class: `card-text suit-${part.suit}` }, `${d.glyph[part.suit] || part.suit} ${d.suit[part.suit] || part.suit}`);
+      }
+      return part.text || "";
+    }).flat(Infinity);
+  }
+
+  function draw() {
+    const data = loaded.get(deal);
+    const step = pos === 0 ? data.start : data.steps[pos - 1];
+    const state = stateAt(deal, pos);
+    M.show(state);
+    drawHands(data, state.view, step);
+    drawControls(data, state, step);
+    document.title = `${cfg.gameName} · ${S.title} · ${fmt(S.dealOf, { n: deal + 1, m: nDeals })} · Mediana`;
+  }
+
+  function drawHands(data, view, step) {
+    const toAct = new Set(view.to_act || []);
+    const played = step.action && step.action.seat;
+    $("legend").textContent = M.deck().legend;
+    const rows = (view.hands || []).map((cards, s) =>
+      h(
+        "div",
+        { class: `replay-hand${toAct.has(s) ? " turn" : ""}${played === s ? " acted" : ""}`, dataset: { handSeat: String(s) } },
+        h("span", { class: "replay-hand-name" }, M.seatName(s)),
+        h(
+          "div",
+          { class: "replay-hand-cards" },
+          cards.length ? M.sortCards(cards, view).map((c) => M.cardFace(c)) : h("span", { class: "muted" }, S.noCards),
+        ),
+      ),
+    );
+    if ((data.stock || []).length) {
+      rows.push(
+        h(
+          "div",
+          { class: "replay-hand stock", dataset: { handSeat: "stock" } },
+          h("span", { class: "replay-hand-name muted" }, S.stock),
+          h("div", { class: "replay-hand-cards" }, M.sortCards(data.stock, view).map((c) => M.cardFace(c))),
+        ),
+      );
+    }
+    fill($("hands"), rows);
+  }
+
+  function drawControls(data, state, step) {
+    $("replay-first").disabled = atStart();
+    $("replay-prev").disabled = atStart();
+    $("replay-next").disabled = atEnd();
+    $("replay-last").disabled = atEnd();
+    const select = $("replay-deal");
+    if (select.options.length !== nDeals) {
+      fill(
+        select,
+        summary.deals.map((d, k) => h("option", { value: String(k) }, fmt(S.dealOption, { n: k + 1, dealer: M.seatName(d.dealer) }))),
+      );
+    }
+    select.value = String(deal);
+    const position = $("replay-position");
+    position.textContent = `${fmt(S.dealOf, { n: deal + 1, m: nDeals })} · ${fmt(S.stepOf, { n: before[deal] + pos, m: summary.actions })}`;
+    position.dataset.deal = String(deal);
+    position.dataset.step = String(before[deal] + pos);
+    const parts = labelNode(step.label);
+    const toAct = state.to_act || [];
+    if (state.status === "finished") parts.push(" — ", S.matchOver);
+    else if (step.deal_over) parts.push(" — ", S.dealOver);
+    else if (toAct.length) parts.push(h("span", { class: "muted replay-next" }, ` — ${fmt(S.toAct, { who: toAct.map(M.seatName).join(", ") })}`));
+    fill($("replay-label"), parts);
+  }
+
+  // ------------------------------------------------------------------ input
+  function onKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    const keys = {
+      ArrowRight: next,
+      ArrowLeft: prev,
+      Home: first,
+      End: last,
+      PageDown: () => go(deal + 1, 0),
+      PageUp: () => go(deal - 1, 0),
+    };
+    const run = keys[event.key];
+    if (!run) return;
+    event.preventDefault();
+    run();
+  }
+
+  function start() {
+    $("replay-first").addEventListener("click", first);
+    $("replay-prev").addEventListener("click", prev);
+    $("replay-next").addEventListener("click", next);
+    $("replay-last").addEventListener("click", last);
+    const select = $("replay-deal");
+    select.addEventListener("change", () => {
+      go(Number(select.value), 0);
+      select.blur(); // the arrow keys step again
+    });
+    document.addEventListener("keydown", onKey);
+    go(deal, 0);
+  }
+
+  // For the browser tests and the curious: where the replay stands.
+  window.medianaReplay = {
+    position: () => ({ deal, step: pos, failed }),
+    atEnd,
+  };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})(window.Mediana);

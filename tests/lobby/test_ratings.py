@@ -1,0 +1,69 @@
+"""lobby-api.md "Ratings": a finished lobby table updates the ratings of everyone at it, bots
+included, when it is rated, had a clock, and every human seat was taken by its own account;
+random bots make a table casual; a resigned seat's forfeit counts against its person."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from gameplay import api as gameplay
+from league.models import RatedMatch, Rating
+
+from .conftest import create, join, leave, play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAME = "three_five_eight"
+
+
+def ratings_of(game: str) -> dict[str, int]:
+    """Player name -> rated games, for the game."""
+    return dict(Rating.objects.filter(game=game).values_list("player__name", "games"))
+
+
+@pytest.mark.usefixtures("match_cache")
+def test_a_rated_lobby_table_of_accounts_with_a_clock_updates_everyones_rating(ana, ben):
+    made = create(ana, game=GAME, bots=1, deals=1)  # rated, 30 s clock by default
+    join(ben, made["table"])
+    finished = play_out(made["table"])
+    assert finished.status == "finished" and finished.rated
+    match = RatedMatch.objects.get(table_ref=finished.id)
+    assert match.rated_at is not None
+    rated = ratings_of(GAME)
+    assert (rated.pop("ana"), rated.pop("ben"), list(rated.values())) == (1, 1, [1])  # + the bot
+
+
+def test_random_bots_make_the_table_casual_and_nobody_is_rated(ana):
+    made = create(ana, game="saichugen", bots=2, bot_level="random", rated=True, deals=1)
+    leave(ana, made["table"])  # resign: the bots play it out at once
+    assert not RatedMatch.objects.filter(table_ref=made["table"]).exists()
+    assert ratings_of("saichugen") == {}
+
+
+def test_a_casual_table_is_not_rated(ana):
+    made = create(ana, game="saichugen", bots=2, rated=False, deals=1)
+    leave(ana, made["table"])
+    assert not RatedMatch.objects.exists()
+
+
+def test_resigning_counts_as_a_forfeit_against_the_person_who_resigned(ana):
+    made = create(ana, game="saichugen", bots=2, deals=1)
+    leave(ana, made["table"])  # the basic bot plays ana's seat out, with the others
+    match = RatedMatch.objects.get(table_ref=made["table"])
+    assert match.forfeited_seats == [0]
+    assert match.ranks[0] == max(match.ranks)  # a forfeit finishes last
+    rated = ratings_of("saichugen")
+    assert rated.pop("ana") == 1 and list(rated.values()) == [1, 1]  # and the two bots
+
+
+def test_the_sweep_announces_a_resigned_seat_as_its_persons(ana):
+    made = create(ana, game="saichugen", bots=2, deals=1)
+    leave(ana, made["table"])
+    now = timezone.now()
+    [announced] = gameplay.finished_rated_tables(now - timedelta(hours=1), now)
+    assert announced["seats"][0] == {"seat": 0, "user_id": ana.pk, "bot": None}
+    assert announced["forfeited_seats"] == [0]
+    assert announced["result"]["forfeited"] == [0]
