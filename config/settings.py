@@ -211,6 +211,9 @@ GAMEPLAY_RATE_BURST = env_int("GAMEPLAY_RATE_BURST", 40, minimum=1)
 GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
 # Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
 GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
+# Seconds the table page shows a finished deal's summary, and the extra time on the clock of a
+# new deal's first turn (one rule: docs/tables.md, "End of a deal").
+GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 20, minimum=0)
 
 # --- Throttling -----------------------------------------------------------------------------
 # The client's address (accounts/client_address.py) for log-in lockouts, API throttles and the

@@ -17,16 +17,25 @@ def next_deadline(
     now: datetime,
     seconds: int,
     actor: int | None = None,
+    extra: float = 0,
 ) -> datetime | None:
     """The deadline after `actor` acted: a fresh one when a seat that was not waiting must now
     act or the actor faces its next decision, the old one while the same decision goes on
-    (the others still to commit), none without a clock or nobody to act."""
+    (the others still to commit), none without a clock or nobody to act. `extra` seconds are
+    added to a fresh one (the first turn of a new deal, while the page shows the summary of
+    the deal that ended: `deal_start_extra`)."""
     new = set(new_to_act)
     if seconds <= 0 or not new:
         return None
     if old_deadline is None or new - set(old_to_act) or actor in new:
-        return now + timedelta(seconds=seconds)
+        return now + timedelta(seconds=seconds + extra)
     return old_deadline
+
+
+def deal_start_extra(deal_before: int, deal_after: int, finished: bool, summary_seconds: float) -> float:
+    """The extra seconds of the clock after an action: the summary's time when the action ended
+    a deal and the next one was dealt (not when it ended the match), else none."""
+    return summary_seconds if deal_after != deal_before and not finished else 0
 
 
 def clock_view(

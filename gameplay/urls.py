@@ -7,6 +7,7 @@ from gameplay import (
     lobby_views,
     play_now,
     replay_views,
+    rules_views,
     views,
 )
 
@@ -28,4 +29,7 @@ urlpatterns = [
     path("tables/<table_id:table_id>/leave/", lobby_views.leave, name="leave"),
     path("tables/<table_id:table_id>/rematch/", lobby_views.rematch, name="rematch"),
     path("games/", lobby_views.my_games, name="my-games"),
+    # How to play: the games, and each game's rules page (gameplay/rules_views.py).
+    path("rules/", rules_views.rules_index, name="rules-index"),
+    path("games/<slug:game>/", rules_views.rules_page, name="rules"),
 ]

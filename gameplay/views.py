@@ -55,10 +55,14 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "recordUrl": f"/tables/{obj.id}/record.json",
         "replayUrl": reverse("gameplay:replay", args=[obj.id]),
         "replayLabel": gettext("Replay this match step by step"),
+        # What the table's contracts, signals, targets… mean (the engine's HINTS), translated.
+        "hints": {key: gettext(text) for key, text in spec.hints.items()},
+        "hintLabel": gettext("What does this mean?"),
     }
     context = {
         "table": obj,
         "game_name": spec.display_name,
+        "goal": spec.goal,
         "seats": seats,
         "viewer_seat": viewer.seat,
         "config": config,

@@ -49,14 +49,8 @@ async def play(base: str, username: str, password: str, game: str) -> dict:
             if state["status"] == "finished":
                 return state["result"]
             if state["legal"]:
-                action = choose(state["legal"])
-                act = {
-                    "type": "act",
-                    "seq": state["seq"],
-                    "action": action,
-                    "id": str(state["seq"]),
-                }
-                await socket.send(json.dumps(act))
+                act = {"type": "act", "seq": state["seq"], "action": choose(state["legal"])}
+                await socket.send(json.dumps({**act, "id": str(state["seq"])}))
 
 
 if __name__ == "__main__":

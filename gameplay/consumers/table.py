@@ -308,7 +308,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
                 self.race_lost_at = seq
                 self.bucket.refund()
-            await self.send_error(exc.code, exc.message, client_echo)
+            await self.send_error(exc.code, exc.message, client_echo, exc.reason, exc.params)
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return
@@ -383,9 +383,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=REFUSED if identity is None else SEAT_CHANGED)
         return False
 
-    async def send_error(self, code: str, message: str, client_id: str | None) -> None:
-        await self.send(
-            text_data=json.dumps(
-                {"type": "error", "code": code, "message": message, "id": client_id}
-            )
-        )
+    async def send_error(
+        self,
+        code: str,
+        message: str,
+        client_id: str | None,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        """An `error` message; an `illegal` one carries the engine's `reason` and `params`."""
+        error: dict[str, Any] = {"type": "error", "code": code, "message": message, "id": client_id}
+        if reason is not None:
+            error["reason"] = reason
+            error["params"] = params or {}
+        await self.send(text_data=json.dumps(error))

@@ -15,7 +15,9 @@ dealt at once (from the explicit deals, else from the seed) until the match is o
 
 from __future__ import annotations
 
+import copy
 import json
+import logging
 import os
 import random
 from collections.abc import Sequence
@@ -23,12 +25,14 @@ from typing import Any, ClassVar
 
 from . import commitment as commit
 from .cards import Deck, deal_chunks, seeded_rng
-from .errors import EngineFault, IllegalAction, VariantError
+from .errors import EngineError, EngineFault, IllegalAction, VariantError
 from .sheet_rules import SheetRules
 from .variants import Flag, resolve_variant
 
 Event = dict[str, Any]
 Move = Any
+
+logger = logging.getLogger(__name__)
 
 
 def event(kind: str, visible_to: Sequence[int] | None = None, /, **data: Any) -> Event:
@@ -57,6 +61,56 @@ def note(code: str, text: str, **figures: Any) -> dict[str, Any]:
     return {"code": code, "text": text, **figures}
 
 
+Reason = dict[str, Any]  # {"code", "params", "message"}: why a card or an action is refused
+
+
+def reason(code: str, message: str, **params: Any) -> Reason:
+    """Why a card cannot be played now, or why an action was refused: a stable ``code`` (one of
+    the engine's ``REASONS``), its figures as JSON ``params`` (so a client can word it in its own
+    language) and the English ``message`` (table-protocol.md, "Additions")."""
+    return {"code": code, "params": params, "message": message}
+
+
+def refuse(code: str, message: str, **params: Any) -> IllegalAction:
+    """The ``IllegalAction`` for a reason (``raise refuse("must_follow_suit", ...)``)."""
+    return IllegalAction(message, code, params)
+
+
+def card_param(code: Any) -> str | None:
+    """A card code the client sent, as an error's parameter: a short string, else ``None`` (a
+    refusal never echoes a large or odd value back)."""
+    return code if isinstance(code, str) and len(code) <= 8 else None
+
+
+def unknown_card(code: Any, prefix: str = "") -> IllegalAction:
+    """The refusal of a code that is no card of the deck (``Deck.parse``'s message)."""
+    return refuse("unknown_card", f"{prefix}unknown card {code!r}", card=card_param(code))
+
+
+def not_held(card: str, prefix: str = "") -> IllegalAction:
+    """The refusal of a card of the deck that the seat does not hold."""
+    return refuse("card_not_held", f"{prefix}you do not hold {card}", card=card)
+
+
+# The reason codes the base machinery and the shared card checks use, in every game.
+COMMON_REASONS = frozenset(
+    {
+        "match_over",
+        "no_such_seat",
+        "malformed_action",
+        "no_signals",
+        "not_your_turn",
+        "unknown_act",
+        "wrong_phase",
+        "unknown_card",
+        "card_not_held",
+        "cards_not_a_list",
+        "same_card_twice",
+        "wrong_card_count",
+    }
+)
+
+
 def describe_action(action: Any) -> str:
     """A short text of an action for error lines: ``play 7H``, ``give 2C 7D to 1``."""
     if not isinstance(action, dict):
@@ -80,6 +134,8 @@ class Match:
     GAME: ClassVar[str] = ""
     DISPLAY: ClassVar[str] = ""
     GOAL: ClassVar[str] = ""  # the game's aim in one line, shown at the table and in the lobby
+    # Display hints: key → a short explanation the table shows on hover and tap (hints.py)
+    HINTS: ClassVar[dict[str, str]] = {}
     SEATS: ClassVar[int] = 3
     FLAGS: ClassVar[tuple[Flag, ...]] = ()
     SIGNALS: ClassVar[bool] = False  # does any action of this game carry a ``signal``
@@ -102,11 +158,15 @@ class Match:
         "winners",
     )
     # ``_committed``: (the current deal's dealt hands, its commitment), not part of the state;
-    # ``_summary``: set only on the replay ``deal_summary`` makes (the deal whose end it records)
-    __slots__ = (*COMMON, "_committed", "_summary")
+    # ``_explained``: (k, the ``deal_summary`` of deal k), made when deal k ended on the validated
+    # path (or once from the log for a loaded match); not part of the state either
+    __slots__ = (*COMMON, "_committed", "_explained")
     # The codes a ``deal_summary`` part or note of this game may carry (stable: clients key their
     # texts on them)
     SUMMARY_CODES: ClassVar[frozenset[str]] = frozenset()
+    # The reason codes of this game's ``why_not`` and ``IllegalAction.reason`` (stable, listed in
+    # docs/engines.md): the common ones and the game's own
+    REASONS: ClassVar[frozenset[str]] = COMMON_REASONS
 
     # ------------------------------------------------------------------ game hooks
     @classmethod
@@ -154,6 +214,13 @@ class Match:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _why_not(self, seat: int) -> dict[str, Reason] | None:
+        """The hook of ``why_not`` for ``seat``, which is to act: ``{card id: reason}`` for the
+        cards of its hand no legal action uses, in a phase where cards are chosen; ``None`` in a
+        phase that chooses no card (bidding, naming trump, announcing: nothing in the hand is
+        "playable" there). ``check`` must refuse such a card with the same reason."""
+        return None
 
     # fast path, per game
     def actor(self) -> int:
@@ -327,9 +394,8 @@ class Match:
         deal the next deal."""
         if sum(payouts) != 0:
             raise EngineFault(f"payouts {payouts} do not sum to zero")
-        pending = getattr(self, "_summary", None)  # only a deal_summary replay sets it
-        if pending is not None and pending["deal"] == self.deal_no:
-            pending.update(self._summarize(scores, payouts))
+        if ev is not None:  # the validated path: the deal explained once, at its end
+            self._explained = (self.deal_no, self._explain(dealer, scores, payouts))
         self.results.append({"dealer": dealer, "scores": scores, "payouts": payouts})
         if ev is not None:
             ev.append(event("deal_end", deal=self.deal_no, **self._reveal(self.deal_no)))
@@ -357,19 +423,39 @@ class Match:
         }
 
     # ------------------------------------------------------------------ validated path
+    def why_not(self, seat: int) -> dict[str, Reason] | None:
+        """Why each card of ``seat``'s hand is not playable now: ``{card code: {"code",
+        "params", "message"}}`` (table-protocol.md, "Why a card is not playable").
+
+        Only for a seat that is to act, in a phase where it chooses cards (play, commit, discard,
+        give, call…): a card is listed exactly when no legal action uses it, with the reason
+        ``apply`` would refuse it with. ``None`` when the seat is not to act or the phase chooses
+        no card (bidding, trump, announcements); ``{}`` when every card is playable."""
+        if self.finished or seat not in self.to_act():
+            return None
+        found = self._why_not(seat)
+        if found is None:
+            return None
+        code_of = self.deck_for(self.variant).code_of
+        return {code_of[card]: why for card, why in sorted(found.items())}
+
     def apply(self, seat: int, action: dict[str, Any]) -> list[Event]:
         """Apply a player's action (record format). Returns the events it produced, each saying
         who may see it. Raises ``IllegalAction`` and leaves the state unchanged when illegal."""
         if self.finished:
-            raise IllegalAction("the match is over")
+            raise refuse("match_over", "the match is over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.SEATS:
-            raise IllegalAction(f"no such seat {seat!r}")
+            raise refuse("no_such_seat", f"no such seat {seat!r}")
         if not isinstance(action, dict) or not isinstance(action.get("act"), str):
-            raise IllegalAction("an action must be an object with an 'act'")
+            raise refuse("malformed_action", "an action must be an object with an 'act'")
         if "signal" in action and not self.SIGNALS:
-            raise IllegalAction("signals are not used in this game")
+            raise refuse("no_signals", "signals are not used in this game")
         if seat not in self.to_act():
-            raise IllegalAction(f"not your turn (waiting for seat {self._waiting()})")
+            raise refuse(
+                "not_your_turn",
+                f"not your turn (waiting for seat {self._waiting()})",
+                to_act=self.to_act(),
+            )
         move, logged = self.check(seat, action)
         events: list[Event] = []
         self.log[self.deal_no][2].append({"seat": seat, **logged})
@@ -411,7 +497,7 @@ class Match:
             "to_act": self.to_act(),
             "results": [dict(r) for r in self.results],
             "totals": totals,
-            "last_deal": self._reveal(len(self.results) - 1) if self.results else None,
+            "last_deal": self._last_deal(),
             "finished": self.finished,
             "winners": list(self.winners),
         }
@@ -436,11 +522,26 @@ class Match:
         divided by 10, the fraction dropped, → 7 adds -67). ``kind`` is the game's code for how
         the deal went (``thrown_in`` when it was).
 
-        Computed from the engine's own state at the deal's end, by replaying the match's log up
-        to it (the match itself is not changed); everything in it is public once the deal is
-        over. ``IndexError`` for a deal that is not finished."""
-        if isinstance(deal_index, bool) or not 0 <= deal_index < len(self.results):
+        Made from the engine's own state at the deal's end: when the deal ended here on the
+        validated path (``apply``), the summary made then; for any other deal (or a match
+        loaded from its state) by replaying the match's log up to it (the match itself is not
+        changed). Everything in it is public once the deal is over. ``IndexError`` for a deal
+        that is not finished."""
+        if (
+            isinstance(deal_index, bool)
+            or not isinstance(deal_index, int)
+            or not 0 <= deal_index < len(self.results)
+        ):
             raise IndexError(f"deal {deal_index!r} is not a finished deal of this match")
+        explained = getattr(self, "_explained", None)
+        if explained is None or explained[0] != deal_index:
+            explained = self._replayed_summary(deal_index)
+        if explained[1] is None:
+            raise EngineFault(f"deal {deal_index} could not be summarized (see the log)")
+        return copy.deepcopy(explained[1])
+
+    def _replayed_summary(self, deal_index: int) -> tuple[int, dict[str, Any] | None]:
+        """``(deal_index, summary)`` from a replay of the log up to that deal's end."""
         deck = self.deck_for(self.variant)
         played = self.log[: deal_index + 1]
         replay = type(self)(
@@ -453,37 +554,74 @@ class Match:
                 for hands, stock, _ in played
             ],
         )
-        pending: dict[str, Any] = {"deal": deal_index}
-        replay._summary = pending
         for _, _, actions in played:
             for action in actions:
                 replay.apply(action["seat"], action)
-        if "score_parts" not in pending:
+        explained = getattr(replay, "_explained", None)
+        if explained is None or explained[0] != deal_index:
             raise EngineFault(f"the replay of deal {deal_index} did not end it")
-        result = self.results[deal_index]
-        seats = []
-        for s in range(self.SEATS):
-            entry: dict[str, Any] = {"seat": s}
-            for key, figure in (("score", "scores"), ("payout", "payouts")):
-                parts = pending[f"{key}_parts"][s]
-                total = sum(p["value"] for p in parts)
-                if total != result[figure][s]:
-                    raise EngineFault(
-                        f"deal {deal_index}: seat {s}'s {key} parts add up to "
-                        f"{total}, not {result[figure][s]}"
-                    )
-                entry[key] = {"parts": parts, "total": total}
-            seats.append(entry)
+        return explained
+
+    def _explain(self, dealer: int, scores: list[int], payouts: list[int]) -> dict[str, Any] | None:
+        """The ``deal_summary`` of the deal ending now (its result not yet stored). ``None``,
+        logged, when the game's ``_summarize`` fails or its parts do not add up: an
+        explanation must never stop a table (``deal_summary`` raises for it, so tests see it)."""
+        k = self.deal_no
+        try:
+            made = self._summarize(scores, payouts)
+            seats = []
+            for s in range(self.SEATS):
+                entry: dict[str, Any] = {"seat": s}
+                for key, figure in (("score", scores), ("payout", payouts)):
+                    parts = made[f"{key}_parts"][s]
+                    total = sum(p["value"] for p in parts)
+                    if total != figure[s]:
+                        raise EngineFault(
+                            f"deal {k}: seat {s}'s {key} parts add up to {total}, not {figure[s]}"
+                        )
+                    entry[key] = {"parts": parts, "total": total}
+                seats.append(entry)
+        except Exception:
+            logger.exception("%s deal %s: the deal summary failed", self.GAME, k)
+            return None
         return {
             "game": self.GAME,
-            "deal": deal_index,
-            "dealer": result["dealer"],
-            "kind": pending["kind"],
-            "scores": list(result["scores"]),
-            "payouts": list(result["payouts"]),
-            "notes": pending["notes"],
+            "deal": k,
+            "dealer": dealer,
+            "kind": made["kind"],
+            "scores": list(scores),
+            "payouts": list(payouts),
+            "notes": made["notes"],
             "seats": seats,
         }
+
+    def _last_deal(self) -> dict[str, Any] | None:
+        """The views' ``last_deal``: the last finished deal in full, and its ``summary`` from
+        its end until the next deal's first action (and in a finished match) — what the table
+        shows when a deal ends. A summary made once; between those moments, no copy of it in
+        every state sent."""
+        if not self.results:
+            return None
+        k = len(self.results) - 1
+        last = self._reveal(k)
+        if self.finished or not self.log[self.deal_no][2]:
+            summary = self._summary_of(k)
+            if summary is not None:
+                last["summary"] = summary
+        return last
+
+    def _summary_of(self, k: int) -> dict[str, Any] | None:
+        """Deal ``k``'s summary, shared by the views (read-only): the one made at its end, or
+        made once from the log (a match loaded from its state). ``None`` for a match played on
+        the fast path, which keeps no log to explain it from."""
+        explained = getattr(self, "_explained", None)
+        if explained is None or explained[0] != k:
+            try:
+                explained = self._replayed_summary(k)
+            except (EngineError, EngineFault):
+                explained = (k, None)
+            self._explained = explained
+        return explained[1]
 
     # ------------------------------------------------------------------ records and JSON
     def export(self) -> dict[str, Any]:
@@ -544,3 +682,4 @@ class Match:
         m.finished = self.finished
         m.winners = self.winners[:]
         m._committed = getattr(self, "_committed", None)  # the clone shares the dealt hands
+        m._explained = getattr(self, "_explained", None)  # and the last deal's summary

@@ -18,9 +18,22 @@ from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
-from .base import Event, Match, event, note, part
+from .base import (
+    COMMON_REASONS,
+    Event,
+    Match,
+    Reason,
+    event,
+    not_held,
+    note,
+    part,
+    reason,
+    refuse,
+    unknown_card,
+)
 from .cards import ITALIAN40, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
+from .hints import gettext_noop
 from .sheet_rules import SheetError, SheetRules, seat
 from .variants import Flag
 
@@ -106,6 +119,10 @@ _STAKES = {
     SOLISSIMO: (-16, 48, None),
     ARCISOLISSIMO: (-18, 54, None),
 }
+
+
+def _off_lead() -> IllegalAction:
+    return refuse("signal_not_on_lead", "a signal goes only with the card that leads a trick")
 
 
 def winning_index(cards: Sequence[int]) -> int:
@@ -251,6 +268,62 @@ class MediatoreMatch(Match):
         "Bid a contract and take at least 6 of the 11⅔ points, "
         "with your partner or alone — or stop the declarer doing it."
     )
+    HINTS = {
+        "contract.chiamo": gettext_noop(
+            "Chiamo, the lowest contract: the declarer calls a card he does not hold; its holder "
+            "is his secret partner until that card is played. Two against two."
+        ),
+        "contract.mediatore": gettext_noop(
+            "Mediatore: the declarer calls a card, its holder hands it over openly and gets one "
+            "card back. The monte is shown and taken. The declarer plays alone against three."
+        ),
+        "contract.solo": gettext_noop(
+            "Solo: the monte is shown to all and taken by the declarer, who lays out 4 cards. "
+            "Alone against three."
+        ),
+        "contract.solissimo": gettext_noop(
+            "Solissimo: the declarer may look at the monte but not take it. Alone against three."
+        ),
+        "contract.arcisolissimo": gettext_noop(
+            "Arcisolissimo, the highest contract: the declarer never sees the monte. Alone "
+            "against three."
+        ),
+        "signal.none": gettext_noop("No signal: lead the card without a word."),
+        "signal.busso": gettext_noop(
+            "Busso (knock): partner, win this trick with your best card of the suit and lead the "
+            "suit back to me."
+        ),
+        "signal.volo": gettext_noop("Volo (fly): this is my last card of this suit."),
+        "signal.striscio": gettext_noop(
+            "Striscio (slide): I still hold low cards of this suit (re or lower)."
+        ),
+        "signal.busso+volo": gettext_noop(
+            "Busso and volo: win this trick and lead the suit back; it was my last card of it."
+        ),
+        "signal.busso+striscio": gettext_noop(
+            "Busso and striscio: win this trick and lead the suit back; I still hold low cards "
+            "of it."
+        ),
+        "act.call": gettext_noop(
+            "Name a card you do not hold: in Chiamo its holder becomes your secret partner, in "
+            "Mediatore he must hand it over. It may lie in the monte."
+        ),
+        "role.partner": gettext_noop(
+            "The declarer's partner in Chiamo: the holder of the called card."
+        ),
+        "role.giver": gettext_noop(
+            "Held the card the Mediatore declarer called and handed it over; he gets one card "
+            "back and pays less if the declarer wins."
+        ),
+        "thirds": gettext_noop(
+            "Card points in thirds: an ace 3; a 3, 2, re, cavallo or fante 1; 7 to 4 nothing. "
+            "The last trick adds 3. A side needs 18 of the 35 thirds (6 points) to win."
+        ),
+        "monte": gettext_noop(
+            "The 4 cards left after the deal. The contract says who sees or takes them; at the "
+            "end they go to the side that wins the last trick."
+        ),
+    }
     SIGNALS = True
     FLAGS = (
         Flag(
@@ -1007,34 +1080,90 @@ class MediatoreMatch(Match):
     def _card(self, seat: int, code: Any, what: str = "") -> int:
         try:
             card = DECK.parse(code)
-        except ValueError as e:
-            raise IllegalAction(f"{what}{e}") from None
+        except ValueError:
+            raise unknown_card(code, what) from None
         if card not in self.hands[seat]:
-            raise IllegalAction(f"{what}you do not hold {DECK.code_of[card]}")
+            raise not_held(DECK.code_of[card], what)
         return card
 
     def _four(self, seat: int, codes: Any, what: str) -> list[int]:
         if not isinstance(codes, list):
-            raise IllegalAction(f"{what}: give a list of 4 cards")
+            raise refuse("cards_not_a_list", f"{what}: give a list of 4 cards")
         cards = [self._card(seat, c, f"{what}: ") for c in codes]
         if len(set(cards)) != len(cards):
-            raise IllegalAction(f"{what}: the same card twice")
+            raise refuse("same_card_twice", f"{what}: the same card twice")
         if len(cards) != 4:
-            raise IllegalAction(f"{what} exactly 4 cards, not {len(cards)}")
+            raise refuse(
+                "wrong_card_count",
+                f"{what} exactly 4 cards, not {len(cards)}",
+                expected=4,
+                count=len(cards),
+            )
         return cards
+
+    # ------------------------------------------------------------------ reasons
+    # The play: follow the suit led (a lead takes any card; its signal is checked apart). The
+    # call: a card the declarer does not hold, so no card of his hand. Discards and the card
+    # given back: any card he holds, the called card included (why_not is empty there).
+    REASONS = COMMON_REASONS | {
+        "must_follow_suit",
+        "signal_not_on_lead",
+        "unknown_signal",
+        "signals_off",
+        "false_volo",
+        "false_striscio",
+        "unknown_contract",
+        "bid_too_low",
+        "chiamo_with_all_threes",
+        "called_card_held",
+        "call_must_be_three",
+        "give_must_be_null",
+        "give_missing",
+        "give_also_discarded",
+    }
+
+    def _follow_reason(self, led: int) -> Reason:
+        return reason("must_follow_suit", f"must follow suit {SUITS[led]}", suit=SUITS[led])
+
+    def _held_reason(self, card: int) -> Reason:
+        code = DECK.code_of[card]
+        return reason("called_card_held", f"you cannot call {code}: you hold it", card=code)
+
+    def _why_not(self, seat: int) -> dict[int, Reason] | None:
+        phase = self.phase
+        hand = self.hands[seat]
+        if phase == PLAY:
+            trick = self.trick
+            if not trick:
+                return {}
+            led = SUIT_OF[trick[0]]
+            if not self.masks[seat] & SUIT_MASK[led]:
+                return {}  # void in the suit led: any card
+            why = self._follow_reason(led)
+            return {c: why for c in hand if c // 10 != led}
+        if phase == CALL:
+            return {c: self._held_reason(c) for c in hand}
+        if phase in (DISCARD, EXCHANGE):
+            return {}
+        return None  # the auction chooses no card
 
     def check(self, seat: int, action: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         act = action["act"]
         phase = self.phase
         if act not in _ACTS:
-            raise IllegalAction(f"'{act}' is not a move in Mediatore")
+            raise refuse("unknown_act", f"'{act}' is not a move in Mediatore", act=act[:20])
         if act not in _PHASE_ACTS[phase]:
-            raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+            raise refuse(
+                "wrong_phase",
+                f"wrong phase: {_PHASE_HINT[phase]}",
+                phase=PHASES[phase],
+                acts=list(_PHASE_ACTS[phase]),
+            )
         # records.md: `signal` is checked wherever it appears (``"signal": null`` included).
         has_signal = "signal" in action
         signal = action.get("signal")
         if has_signal and act != "play":
-            raise IllegalAction("a signal goes only with the card that leads a trick")
+            raise _off_lead()
         if phase == PLAY:
             return self._check_play(seat, action.get("card"), signal, has_signal)
         if phase == AUCTION:
@@ -1042,30 +1171,42 @@ class MediatoreMatch(Match):
                 return ("pass",), {"act": "pass"}
             name = action.get("contract")
             if not isinstance(name, str) or name not in CONTRACTS:
-                raise IllegalAction(
-                    "bid a contract: chiamo, mediatore, solo, solissimo or arcisolissimo"
+                raise refuse(
+                    "unknown_contract",
+                    "bid a contract: chiamo, mediatore, solo, solissimo or arcisolissimo",
+                    contracts=list(CONTRACTS),
                 )
             c = CONTRACTS.index(name)
             if c <= self.high:
-                raise IllegalAction(f"bid higher than {CONTRACTS[self.high]}")
+                raise refuse(
+                    "bid_too_low",
+                    f"bid higher than {CONTRACTS[self.high]}",
+                    high=CONTRACTS[self.high],
+                )
             if c == CHIAMO and not self._may_chiamo(seat):
-                raise IllegalAction(
-                    "you hold all four 3s: with chiamo_threes_only you may not bid chiamo"
+                raise refuse(
+                    "chiamo_with_all_threes",
+                    "you hold all four 3s: with chiamo_threes_only you may not bid chiamo",
                 )
             return ("bid", c), {"act": "bid", "contract": name}
         if phase == CALL:
+            code = action.get("card")
             try:
-                card = DECK.parse(action.get("card"))
-            except ValueError as e:
-                raise IllegalAction(f"call: {e}") from None
+                card = DECK.parse(code)
+            except ValueError:
+                raise unknown_card(code, "call: ") from None
             if card in self.hands[seat]:
-                raise IllegalAction(f"you cannot call {DECK.code_of[card]}: you hold it")
+                raise IllegalAction.because(self._held_reason(card))
             if (
                 self.contract == CHIAMO
                 and self.variant["chiamo_threes_only"]
                 and card not in THREES
             ):
-                raise IllegalAction("with chiamo_threes_only the called card must be a 3")
+                raise refuse(
+                    "call_must_be_three",
+                    "with chiamo_threes_only the called card must be a 3",
+                    card=DECK.code_of[card],
+                )
             return ("call", card), {"act": "call", "card": DECK.code_of[card]}
         if phase == DISCARD:
             cards = self._four(seat, action.get("cards"), "discard")
@@ -1074,17 +1215,22 @@ class MediatoreMatch(Match):
         give_code = action.get("give")
         if self.giver < 0:
             if give_code is not None:
-                raise IllegalAction(
-                    "nobody handed you a card (it lay in the monte): 'give' must be null"
+                raise refuse(
+                    "give_must_be_null",
+                    "nobody handed you a card (it lay in the monte): 'give' must be null",
                 )
             give = -1
         else:
             if give_code is None:
-                raise IllegalAction(f"give one card back to seat {self.giver}")
+                raise refuse(
+                    "give_missing", f"give one card back to seat {self.giver}", to=self.giver
+                )
             give = self._card(seat, give_code, "give: ")
             if give in cards:
-                raise IllegalAction(
-                    f"give: {DECK.code_of[give]} is also discarded; give a different card"
+                raise refuse(
+                    "give_also_discarded",
+                    f"give: {DECK.code_of[give]} is also discarded; give a different card",
+                    card=DECK.code_of[give],
                 )
         logged = {
             "act": "exchange",
@@ -1102,26 +1248,39 @@ class MediatoreMatch(Match):
         if trick:
             led = trick[0] // 10
             if card // 10 != led and self.masks[seat] & SUIT_MASK[led]:
-                raise IllegalAction(f"must follow suit {SUITS[led]}")  # records.md's reason
+                raise IllegalAction.because(self._follow_reason(led))  # records.md's reason
             if has_signal:
-                raise IllegalAction("a signal goes only with the card that leads a trick")
+                raise _off_lead()
             return card, out
         if not has_signal:
             return card, out
         if not isinstance(signal, str) or signal not in SIGNAL_CODE:
-            raise IllegalAction(
-                f"unknown signal {signal!r}: busso, volo, striscio, busso+volo or busso+striscio"
+            raise refuse(
+                "unknown_signal",
+                f"unknown signal {signal!r}: busso, volo, striscio, busso+volo or busso+striscio",
+                signals=[s for s in SIGNALS if s],
             )
         if self.variant["signals"] == "off":
-            raise IllegalAction("signals are off at this table")
+            raise refuse("signals_off", "signals are off at this table")
         s = SIGNAL_CODE[signal]
         if self.variant["signal_check"] == "strict":
             rest = [c for c in self.hands[seat] if c != card]
             if not signal_true(s, card, rest):
-                suit = SUIT_NAMES[SUITS[card // 10]]
+                letter = SUITS[card // 10]
+                suit = SUIT_NAMES[letter]
                 if SIGNAL_CLAIM[s] == 1:
-                    raise IllegalAction(f"false volo: you still hold another card of {suit}")
-                raise IllegalAction(f"false striscio: you hold no card of {suit} ranked R or lower")
+                    raise refuse(
+                        "false_volo",
+                        f"false volo: you still hold another card of {suit}",
+                        suit=letter,
+                        signal=signal,
+                    )
+                raise refuse(
+                    "false_striscio",
+                    f"false striscio: you hold no card of {suit} ranked R or lower",
+                    suit=letter,
+                    signal=signal,
+                )
         out["signal"] = signal
         return card + 40 * s, out
 

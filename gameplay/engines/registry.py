@@ -37,6 +37,12 @@ class GameSpec:
         """The game's aim in one line (the engine's ``GOAL``)."""
         return self.engine.GOAL
 
+    @property
+    def hints(self) -> dict[str, str]:
+        """Display hints: key → a short explanation the table shows on hover and tap (the
+        engine's ``HINTS``, English; ``gameplay/engines/hints.py``)."""
+        return dict(self.engine.HINTS)
+
     def variant_schema(self) -> list[dict[str, Any]]:
         """JSON schema of the variant flags (type, choices or range, default)."""
         return [f.schema() for f in self.flags]

@@ -10,9 +10,20 @@ from collections.abc import Mapping, Sequence
 from math import floor
 from typing import Any
 
-from .base import Event, Match, event, note, part
+from .base import (
+    COMMON_REASONS,
+    Event,
+    Match,
+    Reason,
+    event,
+    not_held,
+    note,
+    part,
+    refuse,
+    unknown_card,
+)
 from .cards import FRENCH52, SUIT_NAMES, Deck
-from .errors import IllegalAction
+from .hints import gettext_noop
 from .sheet_rules import SheetError, SheetRules, ints
 from .variants import Flag
 
@@ -118,6 +129,24 @@ class SaichugenMatch(Match):
         "Be the most mediocre: the median card takes the trick, "
         "the median round score is banked, the median game score wins."
     )
+    HINTS = {
+        "act.commit": gettext_noop(
+            "Pick a card face down. When all three have picked, the cards are shown together "
+            "and the middle one takes the trick."
+        ),
+        "trick": gettext_noop(
+            "The median card (the middle of the three: rank first, then ♠ > ♥ > ♦ > ♣) takes the "
+            "trick and scores its value, A = 1 up to K = 13."
+        ),
+        "round": gettext_noop(
+            "A round is 3 tricks. The seats whose round score is the median of the three bank "
+            "it; the others bank nothing. Taking all three tricks always loses the round."
+        ),
+        "game_score": gettext_noop(
+            "The round scores this seat banked, added up. After 5 rounds the seats on the "
+            "median game score win the deal."
+        ),
+    }
     FLAGS = (PAYOUT,)
     STATE = (
         "hands",
@@ -353,6 +382,13 @@ class SaichugenMatch(Match):
             return []
         return [{"act": "commit", "card": DECK.code_of[c]} for c in sorted(self.hands[seat])]
 
+    # Commits have no rule on the card: any card of the hand may be committed, so ``why_not``
+    # is always empty (a seat that has committed is not to act: it has none).
+    REASONS = COMMON_REASONS | {"already_committed"}
+
+    def _why_not(self, seat: int) -> dict[int, Reason]:
+        return {}
+
     def apply(self, seat: int, action: dict[str, Any]) -> list[Event]:
         if (
             not self.finished
@@ -361,20 +397,24 @@ class SaichugenMatch(Match):
             and self.commits[seat] != -1
             and isinstance(action, dict)
         ):
-            raise IllegalAction("you have already committed a card to this trick")
+            raise refuse("already_committed", "you have already committed a card to this trick")
         return super().apply(seat, action)
 
     def check(self, seat: int, action: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        if action["act"] != "commit":
-            raise IllegalAction(
-                f"'{action['act']}' is not a move in Saichugen: commit a card face down"
+        act = action["act"]
+        if act != "commit":
+            raise refuse(
+                "unknown_act",
+                f"'{act}' is not a move in Saichugen: commit a card face down",
+                act=act[:20],
             )
+        code = action.get("card")
         try:
-            card = DECK.parse(action.get("card"))
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
+            card = DECK.parse(code)
+        except ValueError:
+            raise unknown_card(code) from None
         if card not in self.hands[seat]:
-            raise IllegalAction(f"you do not hold {DECK.code_of[card]}")
+            raise not_held(DECK.code_of[card])
         return card, {"act": "commit", "card": DECK.code_of[card]}
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -14,9 +14,22 @@ from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
-from .base import Event, Match, event, note, part
+from .base import (
+    COMMON_REASONS,
+    Event,
+    Match,
+    Reason,
+    event,
+    not_held,
+    note,
+    part,
+    reason,
+    refuse,
+    unknown_card,
+)
 from .cards import FRENCH32, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
+from .hints import gettext_noop
 from .sheet_rules import SheetError, SheetRules, ints
 from .variants import Flag
 
@@ -274,6 +287,52 @@ class SchieberamschMatch(Match):
         "Take as few card points as you can: the lowest penalty wins, "
         "and every push of the skat doubles the stakes."
     )
+    HINTS = {
+        "contract.ramsch": gettext_noop(
+            "Ramsch: everyone plays for himself and avoids card points. The seat with the most "
+            "points scores them as penalty; the lowest total penalty wins."
+        ),
+        "contract.grand_hand": gettext_noop(
+            "Grand Hand: one player plays alone against the other two, the skat unseen and "
+            "counting for him. He needs 61 of the 120 card points: won, his penalty goes down; "
+            "lost, it goes up."
+        ),
+        "act.grand_hand": gettext_noop(
+            "Play alone against the other two, the skat untouched and counting for you. You "
+            "need 61 of the 120 card points; jacks are the only trumps."
+        ),
+        "act.pickup": gettext_noop(
+            "Take the two skat cards into your hand, then lay any two back face down for the "
+            "next player (no jack, unless the rules allow it)."
+        ),
+        "act.push": gettext_noop(
+            "Pass the skat to the next player unseen. Every push doubles the deal's penalty."
+        ),
+        "pushes": gettext_noop(
+            "Every time the skat was pushed on unseen the deal counts double: one push doubles "
+            "it, two pushes make it four times, three pushes eight times."
+        ),
+        "act.kontra": gettext_noop(
+            "Kontra: you bet the Grand Hand will fail. Its value is doubled."
+        ),
+        "act.re": gettext_noop("Re: the declarer answers a kontra. The value is doubled again."),
+        "card_points": gettext_noop(
+            "Card points: ace 11, ten 10, king 4, queen 3, jack 2, 9 8 7 nothing; 120 in all. "
+            "The skat's points go to the winner of the last trick."
+        ),
+        "outcome.normal": gettext_noop(
+            "The seat with the most card points scores them as penalty; the others score 0."
+        ),
+        "outcome.even": gettext_noop("All three took 40 card points: nobody scores."),
+        "outcome.jungfrau": gettext_noop(
+            "Jungfrau: a seat took no trick, so the penalty of the seat with the most points is "
+            "doubled."
+        ),
+        "outcome.durchmarsch": gettext_noop(
+            "Durchmarsch: one seat took every trick and scores 120 points off its penalty; the "
+            "others score 0."
+        ),
+    }
     FLAGS = (
         Flag(
             "score_divisor",
@@ -952,41 +1011,97 @@ class SchieberamschMatch(Match):
     def _card(self, seat: int, code: Any) -> int:
         try:
             card = DECK.parse(code)
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
+        except ValueError:
+            raise unknown_card(code) from None
         if card not in self.hands[seat]:
-            raise IllegalAction(f"you do not hold {DECK.code_of[card]}")
+            raise not_held(DECK.code_of[card])
         return card
+
+    # ------------------------------------------------------------------ reasons
+    # The play: follow the suit led (a jack is a trump, of no suit) or play a jack on a jack
+    # led; the discard after a pickup: no jack to the skat unless ``jacks_in_skat``.
+    REASONS = COMMON_REASONS | {
+        "must_follow_suit",
+        "must_play_jack",
+        "jack_cannot_go_to_skat",
+    }
+
+    def _play_reason(self, seat: int, card: int) -> Reason | None:
+        """Why ``seat`` may not play ``card`` to the trick now (None: it may)."""
+        trick = self.trick
+        if not trick:
+            return None
+        led = EFF[trick[0]]
+        if EFF[card] == led or not FOLLOW[led][self.masks[seat] & GROUP[led]]:
+            return None
+        if led == TRUMP:
+            return reason("must_play_jack", "a jack was led: you must play a jack")
+        # records.md's exact reason (`must follow suit S`), for a jack too: it is no suit's
+        suit = SUITS[led]
+        return reason("must_follow_suit", f"must follow suit {suit}", suit=suit)
+
+    def _discard_reason(self, card: int) -> Reason | None:
+        if card % 8 == 4 and not self.variant["jacks_in_skat"]:
+            return reason(
+                "jack_cannot_go_to_skat",
+                "a jack may not be discarded to the skat",
+                card=DECK.code_of[card],
+            )
+        return None
+
+    def _why_not(self, seat: int) -> dict[int, Reason] | None:
+        phase = self.phase
+        if phase == PLAY:
+            if not self.trick:
+                return {}
+            out = {}
+            for c in self.hands[seat]:
+                why = self._play_reason(seat, c)
+                if why is not None:
+                    out[c] = why
+            return out
+        if phase == DISCARD:
+            out = {}
+            for c in self.hands[seat]:
+                why = self._discard_reason(c)
+                if why is not None:
+                    out[c] = why
+            return out
+        return None  # the offer, the skat, kontra and re choose no card
 
     def check(self, seat: int, action: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         act = action["act"]
         phase = self.phase
         if act not in _PHASE_ACTS[phase]:
             if act not in _SIMPLE and act not in ("play", "discard"):
-                raise IllegalAction(f"'{act}' is not a move in Schieberamsch")
-            raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+                raise refuse("unknown_act", f"'{act}' is not a move in Schieberamsch", act=act[:20])
+            raise refuse(
+                "wrong_phase",
+                f"wrong phase: {_PHASE_HINT[phase]}",
+                phase=PHASES[phase],
+                acts=list(_PHASE_ACTS[phase]),
+            )
         if phase == PLAY:
             card = self._card(seat, action.get("card"))
-            trick = self.trick
-            if trick:
-                led = EFF[trick[0]]
-                if EFF[card] != led and FOLLOW[led][self.masks[seat] & GROUP[led]]:
-                    if led == TRUMP:
-                        raise IllegalAction("a jack was led: you must play a jack")
-                    # records.md's exact reason (`must follow suit S`); jacks are no suit's
-                    raise IllegalAction(f"must follow suit {SUITS[led]}")
+            why = self._play_reason(seat, card)
+            if why is not None:
+                raise IllegalAction.because(why)
             return card, {"act": "play", "card": DECK.code_of[card]}
         if phase == DISCARD:
             codes = action.get("cards")
             if not isinstance(codes, list):
-                raise IllegalAction("discard: 'cards' must be a list of 2 cards")
+                raise refuse("cards_not_a_list", "discard: 'cards' must be a list of 2 cards")
             cards = [self._card(seat, c) for c in codes]
             if len(set(cards)) != len(cards):
-                raise IllegalAction("discard: the same card twice")
+                raise refuse("same_card_twice", "discard: the same card twice")
             if len(cards) != 2:
-                raise IllegalAction("discard exactly 2 cards")
-            if not self.variant["jacks_in_skat"] and any(c % 8 == 4 for c in cards):
-                raise IllegalAction("a jack may not be discarded to the skat")
+                raise refuse(
+                    "wrong_card_count", "discard exactly 2 cards", expected=2, count=len(cards)
+                )
+            for c in cards:
+                why = self._discard_reason(c)
+                if why is not None:
+                    raise IllegalAction.because(why)
             return ("discard", tuple(cards)), {"act": "discard", "cards": DECK.codes(cards)}
         return (act,), {"act": act}
 

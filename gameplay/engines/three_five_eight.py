@@ -14,9 +14,22 @@ from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
 from typing import Any
 
-from .base import Event, Match, event, note, part
+from .base import (
+    COMMON_REASONS,
+    Event,
+    Match,
+    Reason,
+    event,
+    not_held,
+    note,
+    part,
+    reason,
+    refuse,
+    unknown_card,
+)
 from .cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction, VariantError
+from .hints import gettext_noop
 from .sheet_rules import SheetError, SheetRules, ints, seat
 from .variants import Flag
 
@@ -263,6 +276,32 @@ class ThreeFiveEightMatch(Match):
         "Take your target of tricks (dealer 8, left 5, right 3): "
         "each trick over it wins a point, each trick short loses one."
     )
+    HINTS = {
+        "target": gettext_noop(
+            "The tricks this seat must take this hand: the dealer the most, the dealer's right "
+            "the fewest. Each trick over the target wins a stake, each trick short pays one."
+        ),
+        "balance": gettext_noop(
+            "Tricks over (+) or under (-) target, added up hand after hand. A hand of 12 tricks "
+            "wins the game at once; otherwise the highest balance wins."
+        ),
+        "act.trump": gettext_noop(
+            "The dealer chooses trumps for this hand: a trump beats every card of the other "
+            "suits. There is no no-trump."
+        ),
+        "act.bid": gettext_noop(
+            "Woburn bidding (first hand only): bid the tricks you will take. The highest bidder "
+            "plays the dealer's part with the bid as his target."
+        ),
+        "act.give": gettext_noop(
+            "The exchange: a player who was up last hand passes one card for each trick he was "
+            "up, and gets back the receiver's highest card of that suit for each."
+        ),
+        "act.discard": gettext_noop(
+            "The kitty: the dealer lays 4 cards face down out of play and takes the 4 kitty "
+            "cards (or takes them first, then lays out 4)."
+        ),
+    }
     FLAGS = (
         Flag(
             "targets",
@@ -765,39 +804,83 @@ class ThreeFiveEightMatch(Match):
         deck = self.deck_for(self.variant)
         try:
             card = deck.parse(code)
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
+        except ValueError:
+            raise unknown_card(code) from None
         if card not in self.hands[seat]:
-            raise IllegalAction(f"you do not hold {deck.code_of[card]}")
+            raise not_held(deck.code_of[card])
         return card
 
     def _cards(self, seat: int, codes: Any, n: int, what: str) -> list[int]:
         if not isinstance(codes, list):
-            raise IllegalAction(f"{what}: 'cards' must be a list of cards")
+            raise refuse("cards_not_a_list", f"{what}: 'cards' must be a list of cards")
         cards = [self._card(seat, c) for c in codes]
         if len(set(cards)) != len(cards):
-            raise IllegalAction(f"{what}: the same card twice")
+            raise refuse("same_card_twice", f"{what}: the same card twice")
         if len(cards) != n:
-            raise IllegalAction(f"{what} exactly {n} card{'s' if n != 1 else ''}")
+            raise refuse(
+                "wrong_card_count",
+                f"{what} exactly {n} card{'s' if n != 1 else ''}",
+                expected=n,
+                count=len(cards),
+            )
         return cards
+
+    # ------------------------------------------------------------------ reasons
+    # Only the play has a rule on which card: follow suit. The kitty discard and the exchange
+    # take any cards of the hand (the returns are the engine's), so their why_not is empty.
+    REASONS = COMMON_REASONS | {
+        "must_follow_suit",
+        "wrong_recipient",
+        "no_such_suit",
+        "bid_out_of_range",
+        "bid_too_low",
+    }
+
+    def _follow_reason(self, led: int) -> Reason:
+        return reason("must_follow_suit", f"must follow suit {SUITS[led]}", suit=SUITS[led])
+
+    def _why_not(self, seat: int) -> dict[int, Reason] | None:
+        phase = self.phase
+        if phase in (BID, TRUMP):
+            return None  # no card is chosen
+        trick = self.trick
+        if phase != PLAY or not trick:
+            return {}
+        hand = self.hands[seat]  # sorted: the suit led is one slice
+        led = trick[0] // 13
+        lo = bisect_left(hand, led * 13)
+        hi = bisect_left(hand, led * 13 + 13, lo)
+        if lo == hi:
+            return {}  # void in the suit led: any card
+        why = self._follow_reason(led)
+        return dict.fromkeys(hand[:lo] + hand[hi:], why)
 
     def check(self, seat: int, action: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         act = action["act"]
         phase = self.phase
         if act not in _PHASE_ACTS.get(phase, ("play",)):
-            raise IllegalAction(f"wrong phase: {_PHASE_HINT[phase]}")
+            raise refuse(
+                "wrong_phase",
+                f"wrong phase: {_PHASE_HINT[phase]}",
+                phase=PHASES[phase],
+                acts=list(_PHASE_ACTS.get(phase, ("play",))),
+            )
         if phase == PLAY:
             card = self._card(seat, action.get("card"))
             trick = self.trick
             if trick:
                 led = trick[0] // 13
                 if card // 13 != led and any(c // 13 == led for c in self.hands[seat]):
-                    raise IllegalAction(f"must follow suit {SUITS[led]}")
+                    raise IllegalAction.because(self._follow_reason(led))
             return card, {"act": "play", "card": FRENCH52.code_of[card]}
         if phase == TRUMP:
             suit = action.get("suit")
             if not isinstance(suit, str) or suit not in SUITS or len(suit) != 1:
-                raise IllegalAction("name a suit: S, H, D or C (no-trump is not allowed)")
+                raise refuse(
+                    "no_such_suit",
+                    "name a suit: S, H, D or C (no-trump is not allowed)",
+                    suits=list(SUITS),
+                )
             return ("trump", SUITS.index(suit)), {"act": "trump", "suit": suit}
         if phase == DISCARD:
             cards = self._cards(seat, action.get("cards"), 4, "discard")
@@ -805,7 +888,7 @@ class ThreeFiveEightMatch(Match):
         if phase == EXCHANGE:
             _, to, k = self.plan[0]
             if action.get("to") != to or isinstance(action.get("to"), bool):
-                raise IllegalAction(f"you must give to seat {to} now")
+                raise refuse("wrong_recipient", f"you must give to seat {to} now", to=to)
             cards = self._cards(seat, action.get("cards"), k, "give")
             return ("give", to, tuple(cards)), {"act": "give", "to": to, "cards": self._c(cards)}
         # BID
@@ -813,9 +896,11 @@ class ThreeFiveEightMatch(Match):
             return ("pass",), {"act": "pass"}
         tricks = action.get("tricks")
         if isinstance(tricks, bool) or not isinstance(tricks, int) or not 8 <= tricks <= 16:
-            raise IllegalAction("a bid is a number of tricks from 8 to 16")
+            raise refuse(
+                "bid_out_of_range", "a bid is a number of tricks from 8 to 16", min=8, max=16
+            )
         if tricks <= self.high:
-            raise IllegalAction(f"bid more than {self.high}")
+            raise refuse("bid_too_low", f"bid more than {self.high}", high=self.high)
         return ("bid", tricks), {"act": "bid", "tricks": tricks}
 
     def view(self, seat: int | None) -> dict[str, Any]:

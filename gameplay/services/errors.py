@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 CODES = ("illegal", "stale", "not_your_turn", "bad_message", "rate_limited", "forbidden")
 
 
 class TableError(Exception):
-    """A refused action: `code` is one of the protocol's error codes, `message` says why."""
+    """A refused action: `code` is one of the protocol's error codes, `message` says why.
 
-    def __init__(self, code: str, message: str) -> None:
+    An `illegal` one also has the engine's `reason` (a stable code) and its `params`, which the
+    `error` message carries beside `message` (table-protocol.md, "Reasons on errors")."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         assert code in CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+        self.params = params if params is not None else {}
 
 
 class SeatsChanged(Exception):

@@ -27,9 +27,12 @@ def state_payload(
 
     It carries the deal's `commitment` (the same for every receiver and every state of the
     deal: the match computes it once a deal), never its salt, which only the record reveals.
+    A seat to act in a phase that chooses cards also gets `why_not` (its unusable cards and
+    why); nobody else does, a spectator least of all: it names cards of the seat's hand.
     """
     finished = snap.status == FINISHED
     to_act = [] if finished else match.to_act()
+    acting = seat is not None and seat in to_act
     payload = {
         "type": "state",
         "table": snap.id,
@@ -38,7 +41,7 @@ def state_payload(
         "game": snap.game,
         "status": snap.status,
         "to_act": to_act,
-        "legal": match.legal(seat) if seat is not None and seat in to_act else [],
+        "legal": match.legal(seat) if acting else [],
         "view": match.view(seat),
         "clock": clock.clock_view(
             to_act,
@@ -50,6 +53,10 @@ def state_payload(
         "result": snap.result if finished else None,
         "players": [s.name for s in seats_of(snap.id, snap.seats_rev)],
     }
+    if acting:
+        why_not = match.why_not(seat)  # a few microseconds: only for the seats to act
+        if why_not is not None:  # None: bidding, trump, announcements (no card is chosen)
+            payload["why_not"] = why_not
     commitment = match.commitment()
     if commitment is not None:  # None only for an explicit deal without a salt: no table has one
         payload["commitment"] = commitment

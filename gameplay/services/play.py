@@ -171,7 +171,7 @@ def _apply(
         match.apply(seat, action)
     except IllegalAction as exc:
         cache.put(table_id, seq, match, snap)  # unchanged: the engine checks before it acts
-        raise TableError("illegal", str(exc)) from None
+        raise TableError("illegal", str(exc), reason=exc.reason, params=exc.params) from None
     logged = {k: v for k, v in match.log[deal_no][2][-1].items() if k != "seat"}
 
     now = timezone.now()

@@ -143,13 +143,18 @@ def anonymize_league_records(player: Player, name: str) -> list[int]:
     return sorted(events)
 
 
-@transaction.atomic
 def delete_account(request: Any, user: Any, *, password: str) -> Player | None:
     """Delete the logged-in account `user` (see the module docstring) after checking its
     password; returns its player as it stays, or None if it never had one."""
     if not getattr(user, "is_authenticated", False):
         raise LeagueError(_("Log in to delete your account."))
+    # Outside the deletion's transaction: a wrong password's failure record must stay.
     check_password(request, user, password)
+    return _delete(user)
+
+
+@transaction.atomic
+def _delete(user: Any) -> Player | None:
     account = get_user_model().objects.select_for_update().get(pk=user.pk)
     problems = deletion_problems(account)
     if problems:

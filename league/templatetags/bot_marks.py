@@ -22,7 +22,8 @@ def bot_mark(player: Any) -> SafeString | str:
     if isinstance(player, dict):
         is_bot, builtin = bool(player.get("is_bot")), None
     else:
-        is_bot, builtin = bool(getattr(player, "is_bot", False)), player.is_builtin_bot
+        is_bot = bool(getattr(player, "is_bot", False))
+        builtin = getattr(player, "is_builtin_bot", None)
     if not is_bot:
         return ""
     title = _("bot") if builtin is None else _("built-in bot") if builtin else _("bot account")

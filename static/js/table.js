@@ -660,6 +660,27 @@
     render();
   }
 
+  // Why a card of the hand cannot be used now: the state's `why_not` (table-protocol.md,
+  // "Additions"), {card: {code, params, message}}. The English message for now, looked up by
+  // code first, so a translation can give each code its own words from the params.
+  const REASON_TEXT = {}; // code -> (params, message) => text
+  let reasonTapped = null; // {card, seq}: the blocked card whose reason shows under the hand
+  function reasonText(why) {
+    const own = REASON_TEXT[why.code];
+    return own ? own(why.params || {}, why.message) : why.message || why.code;
+  }
+  function showReason(state, whyNot) {
+    let line = $("hand-reason");
+    if (!line) {
+      line = h("p", { id: "hand-reason", class: "hand-reason", "aria-live": "polite" });
+      $("hand").after(line);
+    }
+    const tapped = reasonTapped && reasonTapped.seq === state.seq ? reasonTapped.card : null;
+    const why = tapped && whyNot[tapped];
+    line.textContent = why ? `${cardText(tapped)}: ${reasonText(why)}` : "";
+    line.hidden = !why;
+  }
+
   function renderHand(state, view) {
     const box = $("hand-box");
     if (state.seat === null || (state.status === "finished" && !(view.hand || []).length)) {
@@ -675,10 +696,12 @@
     const choosable = new Set();
     if (choice) for (const g of choice.groups) for (const c of g.from) choosable.add(c);
     const pickPlay = game.pickPlay || ((options) => options.find((e) => !e.signal));
+    const whyNot = (mine && state.why_not) || {};
     const cards = sortCards(view.hand || [], view).map((card) => {
       let onclick = null;
       let playable = false;
       let cls = "card-btn";
+      const why = whyNot[card];
       let group = -1; // the choice group this card is picked into
       if (choice) {
         playable = choosable.has(card);
@@ -693,22 +716,30 @@
       if (playable) cls += " legal";
       if (pending && pending.action.card === card) cls += " sending";
       const picked = group >= 0 ? choice.groups[group] : null;
+      // A card the rules refuse now says why: on hover (title) and on tap (a line under the
+      // hand), so it stays focusable and tappable (aria-disabled) instead of `disabled`.
+      const blocked = !playable && Boolean(why);
+      const reason = blocked ? `${cardName(card)}: ${reasonText(why)}` : null;
+      if (blocked) cls += " blocked";
       return h(
         "button",
         {
           type: "button",
           class: `${cls} suit-${suitOf(card)}`,
-          disabled: !playable,
+          disabled: !playable && !blocked,
+          "aria-disabled": blocked ? "true" : null,
           "aria-pressed": choice ? String(group >= 0) : null,
           "aria-label": cardName(card),
-          dataset: { card },
-          onclick: playable ? onclick : null,
+          title: reason,
+          dataset: blocked ? { card, reason: why.code } : { card },
+          onclick: playable ? onclick : blocked ? () => { reasonTapped = { card, seq: state.seq }; render(); } : null,
         },
-        cardFace(card),
+        cardFace(card, reason ? { title: reason } : null),
         picked ? h("span", { class: picked.badgeClass || "badge" }, picked.badge) : null,
       );
     });
     fill($("hand"), cards.length ? cards : [h("p", { class: "muted" }, "No cards.")]);
+    showReason(state, whyNot);
   }
 
   // ------------------------------------------------------------------ scores

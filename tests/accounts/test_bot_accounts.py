@@ -21,7 +21,6 @@ from league.services import events as event_services
 from league.services import players
 from league.services import rounds as round_services
 from league.services.standings import standings_rows
-from tests.league.conftest import alice  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -110,8 +109,8 @@ def test_two_bot_seats_of_one_table_are_two_players():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_bot_account_is_entered_and_seated_as_a_person_and_marked_in_the_standings(alice):  # noqa: F811
-    event, (ana, robo, cid, dan) = people_event(
+def test_a_bot_account_is_entered_and_seated_as_a_person_and_marked_in_the_standings(alice):
+    event, (_ana, robo, _cid, _dan) = people_event(
         alice, [("ana", False), ("robo", True), ("cid", False), ("dan", False)], leftover="bot"
     )
     round_ = round_services.generate_round(event, by=alice)
@@ -180,7 +179,7 @@ def test_after_a_rated_game_the_profile_shows_the_mark_fixed_and_a_post_keeps_it
     assert player.is_bot
 
 
-def test_an_account_entered_where_bot_accounts_are_refused_cannot_become_one(alice):  # noqa: F811
+def test_an_account_entered_where_bot_accounts_are_refused_cannot_become_one(alice):
     event = event_services.create_event(
         alice, name="People only", game="saichugen", allow_bot_accounts=False
     )

@@ -16,16 +16,17 @@ import pytest
 import time_machine
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.logging import redact
 from league.errors import LeagueError
 from league.models import ClaimInvitation, Entry, LedgerEntry, Player
 from league.services import claims
-from league.services import events as event_services
 from league.services.players import bot_player, player_for_user
-from tests.league.conftest import alice, charlie, make_event, play_round  # noqa: F401
+from tests.league.conftest import play_round
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -81,6 +82,19 @@ def test_the_entries_page_offers_an_invitation_for_players_without_an_account(cu
     assert page.count("Invite to claim") == 6
 
 
+def test_the_entries_page_costs_the_same_queries_for_any_number_of_players(cup, ana):
+    client = organizer_client(cup)
+    url = f"/events/{cup.slug}/entries/"
+    client.get(url)  # warm: the session, the content types
+    with CaptureQueriesContext(connection) as six:
+        client.get(url)
+    for n in range(6):
+        Entry.objects.create(event=cup, player=Player.objects.create(name=f"late-{n}"))
+    with CaptureQueriesContext(connection) as twelve:
+        assert client.get(url).content.decode().count("Invite to claim") == 12
+    assert len(twelve) == len(six)
+
+
 def test_an_invitation_is_an_unguessable_one_time_link_whose_token_is_stored_hashed(cup, ana):
     link = invite_link(organizer_client(cup), cup, ana)
     token = token_of(link)
@@ -94,7 +108,7 @@ def test_an_invitation_is_an_unguessable_one_time_link_whose_token_is_stored_has
     assert timedelta(days=13, hours=23) < expires <= timedelta(days=14)
 
 
-def test_only_an_organizer_of_the_players_events_may_invite(cup, ana, charlie, make_event):
+def test_only_an_organizer_of_the_players_events_may_invite(cup, ana, charlie):
     with pytest.raises(PermissionDenied):
         claims.invite_to_claim(ana, by=charlie)
     client = Client()

@@ -30,7 +30,7 @@ from league.profile.services import personal_token
 from league.services import claims
 from league.services import events as event_services
 from league.services.standings import standings_rows
-from tests.league.conftest import alice, make_event, play_round  # noqa: F401
+from tests.league.conftest import play_round
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -72,7 +72,7 @@ def rows_mentioning(*needles: str) -> list[str]:
 
 
 @pytest.fixture
-def zelda(make_event, alice, django_capture_on_commit_callbacks):  # noqa: F811
+def zelda(make_event, alice, django_capture_on_commit_callbacks):
     """Zelda's account, with her history in the league and at a table."""
     client = Client()
     sign_up(client, NAME, EMAIL)
@@ -149,15 +149,26 @@ def test_the_old_credentials_log_in_nowhere_after_deletion(zelda):
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert api.get("/api/events/").status_code == 401
-    assert APIClient().post(
-        "/api/token/", {"username": NAME, "password": PASSWORD}, format="json"
-    ).status_code == 400
+    assert (
+        APIClient()
+        .post("/api/token/", {"username": NAME, "password": PASSWORD}, format="json")
+        .status_code
+        == 400
+    )
 
 
-def test_a_wrong_password_deletes_nothing(zelda):
+def test_a_wrong_password_deletes_nothing_and_counts_as_a_failed_log_in(zelda):
+    from axes.models import AccessAttempt
+
+    def failures() -> int:
+        attempts = AccessAttempt.objects.filter(username__iexact=NAME)
+        return sum(attempts.values_list("failures_since_start", flat=True))
+
+    before = failures()
     response = delete(zelda["client"], "not my password")
     assert response.status_code == 400
     assert "not your password" in response.content.decode()
+    assert failures() == before + 1  # so the page is no way to guess the password
     assert User.objects.filter(username=NAME).exists()
     assert Player.objects.get(pk=zelda["player"].pk).name == NAME
 
@@ -174,7 +185,7 @@ def test_an_account_at_a_table_that_is_not_over_is_not_deleted(zelda):
     assert User.objects.filter(username=NAME).exists()
 
 
-def test_the_only_organizer_of_an_event_is_not_deleted(zelda, alice):  # noqa: F811
+def test_the_only_organizer_of_an_event_is_not_deleted(zelda, alice):
     event = zelda["event"]
     event.organizers.add(zelda["user"])
     delete(zelda["client"])  # alice organizes it too: fine
@@ -189,7 +200,7 @@ def test_the_only_organizer_of_an_event_is_not_deleted(zelda, alice):  # noqa: F
     assert response.status_code == 400 and "only organizer of Sole cup" in response.content.decode()
 
 
-def test_a_deleted_accounts_player_can_be_neither_claimed_nor_entered(zelda, alice):  # noqa: F811
+def test_a_deleted_accounts_player_can_be_neither_claimed_nor_entered(zelda, alice):
     delete(zelda["client"])
     player = Player.objects.get(pk=zelda["player"].pk)
     with pytest.raises(LeagueError, match="deleted account"):

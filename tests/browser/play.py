@@ -70,7 +70,9 @@ def legal_cards(s: dict[str, Any]) -> set[str]:
 def enabled_hand_cards(page) -> set[str]:
     return set(
         page.eval_on_selector_all(
-            "#hand button.card-btn:not([disabled])", "els => els.map(e => e.dataset.card)"
+            # a card the rules refuse is aria-disabled (it shows why on tap), not disabled
+            "#hand button.card-btn:not([disabled]):not([aria-disabled='true'])",
+            "els => els.map(e => e.dataset.card)",
         )
     )
 

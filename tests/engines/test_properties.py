@@ -250,9 +250,11 @@ def test_the_fast_path_shows_every_seat_what_the_validated_path_shows(game, seed
 
 
 def without_log(view):
-    """A view without the finished deal's action list: the unchecked path keeps no log."""
+    """A view without the finished deal's action list and its summary: the unchecked path keeps
+    no log (and explains no deal)."""
     if view.get("last_deal"):
-        view["last_deal"] = {k: v for k, v in view["last_deal"].items() if k != "actions"}
+        dropped = ("actions", "summary")
+        view["last_deal"] = {k: v for k, v in view["last_deal"].items() if k not in dropped}
     return view
 
 

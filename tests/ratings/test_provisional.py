@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from league.models import Player, Rating
 from league.ratings.queries import leaderboard, player_rating_sections
-from tests.ratings.conftest import T0, friendly, later, users  # noqa: F401
+from tests.ratings.conftest import T0, later
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def rating_of(user) -> Rating:
     return Rating.objects.get(player__user=user, game="saichugen")
 
 
-def test_many_games_against_the_same_opponents_stay_provisional(friendly, users):  # noqa: F811
+def test_many_games_against_the_same_opponents_stay_provisional(friendly, users):
     ann, ben, *others = users(6)
     for n in range(5):
         friendly([ann, "Bot A", "Bot B"], [4, -2, -2], at=later(T0, n))
@@ -45,7 +45,7 @@ def test_many_games_against_the_same_opponents_stay_provisional(friendly, users)
     assert provisional | established == set(Rating.objects.values_list("player_id", flat=True))
 
 
-def test_meeting_new_opponents_ends_the_provisional_time(friendly, users):  # noqa: F811
+def test_meeting_new_opponents_ends_the_provisional_time(friendly, users):
     ann, *others = users(4)
     for n in range(3):
         friendly([ann, "Bot A", "Bot B"], [4, -2, -2], at=later(T0, n))
@@ -57,7 +57,7 @@ def test_meeting_new_opponents_ends_the_provisional_time(friendly, users):  # no
     assert section["provisional"] is False
 
 
-def test_a_late_match_and_a_recompute_count_opponents_as_the_history_says(friendly, users):  # noqa: F811
+def test_a_late_match_and_a_recompute_count_opponents_as_the_history_says(friendly, users):
     ann, ben, cid = users(3)
     friendly([ann, ben, "Bot A"], [4, -2, -2], at=later(T0, 10))
     friendly([ann, cid, "Bot B"], [4, -2, -2], at=later(T0, 5))  # finished earlier, told later
@@ -67,7 +67,7 @@ def test_a_late_match_and_a_recompute_count_opponents_as_the_history_says(friend
     assert {r.player_id: r.opponents for r in Rating.objects.all()} == counted
 
 
-def test_the_api_and_the_page_say_why_a_row_is_provisional(client, friendly, users):  # noqa: F811
+def test_the_api_and_the_page_say_why_a_row_is_provisional(client, friendly, users):
     (ann,) = users(1)
     for n in range(3):
         friendly([ann, "Bot A", "Bot B"], [4, -2, -2], at=later(T0, n))
@@ -81,8 +81,8 @@ def test_the_api_and_the_page_say_why_a_row_is_provisional(client, friendly, use
 @pytest.mark.parametrize("people", [3, 12])
 def test_the_leaderboard_split_costs_the_same_queries_whatever_its_size(
     client,
-    friendly,  # noqa: F811
-    users,  # noqa: F811
+    friendly,
+    users,
     people,
     django_assert_max_num_queries,
 ):

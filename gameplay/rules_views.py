@@ -1,0 +1,41 @@
+"""The "How to play" pages: `/rules/` lists the games, `/games/<game>/` explains one.
+
+Each registered game has its rules page, `gameplay/templates/gameplay/rules/<game>.html` (it
+extends `rules/_page.html`), found by the game's registered name: nothing here names a game, and
+a name the registry does not know is a 404. The pages read no database table.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from gameplay import api
+
+
+def rules_template(game: str) -> str:
+    """The template of a registered game's rules page (a game's "rules page" of
+    docs/architecture.md)."""
+    return f"gameplay/rules/{game}.html"
+
+
+@require_GET
+def rules_index(request: HttpRequest) -> HttpResponse:
+    """Every game with its goal, seats and a link to its page."""
+    return render(request, "gameplay/rules/index.html", {"games": api.games()})
+
+
+@require_GET
+def rules_page(request: HttpRequest, game: str) -> HttpResponse:
+    """One game's rules; its variant flags come from the engine's schema (`flags` by name)."""
+    try:
+        info = api.game(game)
+    except KeyError:
+        raise Http404("no such game") from None
+    context = {
+        "game": info,
+        "flags": {flag["name"]: flag for flag in info.variant_schema},
+        "games": api.games(),
+    }
+    return render(request, rules_template(info.name), context)
