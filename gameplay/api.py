@@ -215,14 +215,14 @@ def finished_rated_tables(since: Any, until: Any) -> list[dict[str, Any]]:
         ).values("id", "result", "rated", "finished_at", "forfeited_seats")
     )
     seats: dict[str, list[dict[str, Any]]] = {}
-    for table_id, number, user_id, bot, resigned_user_id in (
+    for table_id, number, user_id, bot, bot_level, resigned_user_id in (
         Seat.objects.filter(table_id__in=[t["id"] for t in tables])
         .order_by("table_id", "number")
-        .values_list("table_id", "number", "user_id", "bot", "resigned_user_id")
+        .values_list("table_id", "number", "user_id", "bot", "bot_level", "resigned_user_id")
     ):
         # A seat its person resigned is theirs (a bot only played it out), as announced.
         seats.setdefault(table_id, []).append(
-            announced_seat(number, user_id, bot, resigned_user_id)
+            announced_seat(number, user_id, bot, bot_level, resigned_user_id)
         )
     return [
         {

@@ -7,8 +7,11 @@ a name the registry does not know is a 404. The pages read no database table.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from gameplay import api
@@ -18,6 +21,16 @@ def rules_template(game: str) -> str:
     """The template of a registered game's rules page (a game's "rules page" of
     docs/architecture.md)."""
     return f"gameplay/rules/{game}.html"
+
+
+def _described(flag: dict[str, Any]) -> dict[str, Any]:
+    """A flag of the schema with what its heading shows: the lobby form's label, the default."""
+    default = flag["default"]
+    if isinstance(default, bool):
+        shown = gettext("on") if default else gettext("off")
+    else:
+        shown = str(default)
+    return {**flag, "label": flag["name"].replace("_", " ").capitalize(), "default_text": shown}
 
 
 @require_GET
@@ -35,7 +48,7 @@ def rules_page(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404("no such game") from None
     context = {
         "game": info,
-        "flags": {flag["name"]: flag for flag in info.variant_schema},
+        "flags": {flag["name"]: _described(flag) for flag in info.variant_schema},
         "games": api.games(),
     }
     return render(request, rules_template(info.name), context)

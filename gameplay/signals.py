@@ -2,7 +2,7 @@
 
 `match_finished` is sent after the database commit when a table's match ends: sender=None,
 table_ref=str, result=score_record-shaped dict, seats=[{"seat": n, "user_id": int|None,
-"bot": str|None}], rated=bool, finished_at=datetime, forfeited_seats=[n, ...]. Receivers run
+"bot": str|None, "bot_level": str|None}], rated=bool, finished_at=datetime, forfeited_seats=[n, ...]. Receivers run
 with `send_robust`: one that fails is logged and the others still hear of it.
 """
 

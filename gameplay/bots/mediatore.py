@@ -33,19 +33,24 @@ def hand_strength(hand: list[str]) -> float:
 # The least `hand_strength` at which declaring each contract pays the declarer, measured with
 # this bot in every seat (docs/bots.md: the win rate of each contract made to order, by
 # strength). Chiamo is cheap because the partner holds the called card (usually a 3) and the
-# monte adds four cards; alone against three the hand must carry the deal. Solissimo and
+# monte adds four cards; alone against three the hand must carry the deal. Mediatore gets the
+# called card as well as the monte, so from its threshold on it beats both Chiamo (shared, for
+# a fifth of the stake) and Solo; Solo is the overbid of a very strong hand. Solissimo and
 # Arcisolissimo (no monte to take) never paid: the bot does not bid them.
 BID_AT = {"chiamo": 5.0, "mediatore": 9.0, "solo": 11.0}
 
 
 def bid(hand: list[str], bids: list[dict[str, Any]]) -> dict[str, Any]:
-    """The highest contract the hand is worth among the legal `bids`, else pass. Only a
-    contract above the standing bid is legal, so a hand worth Chiamo alone passes once
-    somebody bid, and a strong one overbids."""
+    """The cheapest legal contract the hand is worth — alone (Mediatore, then Solo) when it is
+    worth Mediatore — else pass. Only contracts above the standing bid are legal, so a hand
+    worth Chiamo passes once somebody bid, and a strong one overbids."""
     power = hand_strength(hand)
+    worth = [c for c, at in BID_AT.items() if power >= at]
+    if power >= BID_AT["mediatore"]:
+        worth.remove("chiamo")
     legal = {entry["contract"]: entry for entry in bids}
-    for contract, at in reversed(BID_AT.items()):
-        if power >= at and contract in legal:
+    for contract in worth:
+        if contract in legal:
             return dict(legal[contract])
     return {"act": "pass"}
 

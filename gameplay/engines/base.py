@@ -61,6 +61,11 @@ def note(code: str, text: str, **figures: Any) -> dict[str, Any]:
     return {"code": code, "text": text, **figures}
 
 
+def row(code: str, text: str, values: list[int]) -> dict[str, Any]:
+    """One row of a deal summary's ``table``: a figure per seat (tricks, card points…)."""
+    return {"code": code, "text": text, "values": list(values)}
+
+
 Reason = dict[str, Any]  # {"code", "params", "message"}: why a card or an action is refused
 
 
@@ -136,6 +141,9 @@ class Match:
     GOAL: ClassVar[str] = ""  # the game's aim in one line, shown at the table and in the lobby
     # Display hints: key → a short explanation the table shows on hover and tap (hints.py)
     HINTS: ClassVar[dict[str, str]] = {}
+    # The Match table's legend, English (marked for translation): ``unit`` (what a score
+    # counts, "penalty points"), ``score``, ``payout`` (what a deal's figures mean), ``winner``
+    LEGEND: ClassVar[dict[str, str]] = {}
     SEATS: ClassVar[int] = 3
     FLAGS: ClassVar[tuple[Flag, ...]] = ()
     SIGNALS: ClassVar[bool] = False  # does any action of this game carry a ``signal``
@@ -199,6 +207,12 @@ class Match:
         ``deal_summary``): ``{"kind", "notes", "score_parts", "payout_parts"}``, the parts one
         list per seat."""
         raise NotImplementedError
+
+    def _deal_table(self) -> list[dict[str, Any]]:
+        """The rows of the deal ending now for its summary's ``table``: per seat what it took
+        (tricks, card points, the skat / monte / last trick where they went), from the state
+        at the deal's end (``row``); none for a thrown-in deal."""
+        return []
 
     # validated path, per game
     def to_act(self) -> list[int]:
@@ -510,6 +524,7 @@ class Match:
 
             {"game", "deal", "dealer", "kind", "scores", "payouts",
              "notes": [{"code", "text", ...}],          # what the whole deal turned on
+             "table": [{"code", "text", "values"}],     # per seat: tricks, card points…
              "seats": [{"seat",
                         "score": {"parts": [PART, ...], "total"},
                         "payout": {"parts": [PART, ...], "total"}}, ...]}
@@ -569,6 +584,7 @@ class Match:
         k = self.deal_no
         try:
             made = self._summarize(scores, payouts)
+            table = self._deal_table()
             seats = []
             for s in range(self.SEATS):
                 entry: dict[str, Any] = {"seat": s}
@@ -592,6 +608,7 @@ class Match:
             "scores": list(scores),
             "payouts": list(payouts),
             "notes": made["notes"],
+            "table": table,
             "seats": seats,
         }
 

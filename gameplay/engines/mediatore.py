@@ -29,6 +29,7 @@ from .base import (
     part,
     reason,
     refuse,
+    row,
     unknown_card,
 )
 from .cards import ITALIAN40, SUIT_NAMES, Deck
@@ -268,6 +269,19 @@ class MediatoreMatch(Match):
         "Bid a contract and take at least 6 of the 11⅔ points, "
         "with your partner or alone — or stop the declarer doing it."
     )
+    # The Match table's legend: what a deal's score and payout mean, who wins (English)
+    LEGEND = {
+        "unit": gettext_noop("points"),
+        "score": gettext_noop(
+            "Score: the whole card points your side took (thirds added up, the fraction dropped; "
+            "the monte and the last trick go to the last trick's winner)."
+        ),
+        "payout": gettext_noop(
+            "Payout: what your part in the contract (declarer, partner, giver or defender) won or "
+            "lost; a slam adds to it. Six points make a contract."
+        ),
+        "winner": gettext_noop("The highest total payout wins."),
+    }
     HINTS = {
         "contract.chiamo": gettext_noop(
             "Chiamo, the lowest contract: the declarer calls a card he does not hold; its holder "
@@ -775,8 +789,27 @@ class MediatoreMatch(Match):
 
     SUMMARY_CODES = frozenset(
         {"cards", "monte_last_trick", "whole_points", "stake", "slam", "thrown_in"}
+        | {"tricks", "thirds", "side_thirds"}  # the table
         | {"contract", "called", "outcome"}  # notes
     )
+
+    def _deal_table(self) -> list[dict[str, Any]]:
+        if self.contract < 0:  # thrown in
+            return []
+        last = self.tricks[-1][5]
+        bonus = [0, 0, 0, 0]
+        bonus[last] = sum(THIRDS[m] for m in self.monte) + LAST_TRICK
+        d = self.declarer
+        side = {d, self.partner} if self.contract == CHIAMO and self.partner >= 0 else {d}
+        taken = [self.thirds[s] + bonus[s] for s in range(4)]
+        ours = sum(taken[s] for s in side)
+        side_thirds = [ours if s in side else sum(taken) - ours for s in range(4)]
+        return [
+            row("tricks", "Tricks taken", self.won),
+            row("thirds", "Card points in tricks, in thirds", self.thirds),
+            row("monte_last_trick", "The monte and the last trick, in thirds", bonus),
+            row("side_thirds", "The side's thirds", side_thirds),
+        ]
 
     def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
         """Score: the side's card points in thirds — each member's tricks, the monte with the

@@ -20,6 +20,7 @@ from .base import (
     note,
     part,
     refuse,
+    row,
     unknown_card,
 )
 from .cards import FRENCH52, SUIT_NAMES, Deck
@@ -129,6 +130,19 @@ class SaichugenMatch(Match):
         "Be the most mediocre: the median card takes the trick, "
         "the median round score is banked, the median game score wins."
     )
+    # The Match table's legend: what a deal's score and payout mean, who wins (English)
+    LEGEND = {
+        "unit": gettext_noop("game score"),
+        "score": gettext_noop(
+            "Score: the game score, the round scores banked (a round banks only at its median)."
+        ),
+        "payout": gettext_noop(
+            "Payout: +2 alone on the median game score, +1 each when two share it, -1 or -2 for "
+            "the others, 0 when all three are equal (raw payout: 3 x your game score less all "
+            "three)."
+        ),
+        "winner": gettext_noop("The highest total payout wins."),
+    }
     HINTS = {
         "act.commit": gettext_noop(
             "Pick a card face down. When all three have picked, the cards are shown together "
@@ -211,11 +225,25 @@ class SaichugenMatch(Match):
             "all_equal",
             "raw_own",
             "raw_field",
+            # the table
+            "tricks",
+            "trick_values",
             # notes
             "payout_mode",
             "game_scores",
         }
     )
+
+    def _deal_table(self) -> list[dict[str, Any]]:
+        won, values = [0, 0, 0], [0, 0, 0]
+        for trick in self.tricks:
+            w = trick[3]
+            won[w] += 1
+            values[w] += VALUE[trick[w]]
+        return [
+            row("tricks", "Tricks won", won),
+            row("trick_values", "Values of the median cards won", values),
+        ]
 
     def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
         """Score: each round's points (the median cards the seat won with), banked when they

@@ -25,6 +25,7 @@ from .base import (
     part,
     reason,
     refuse,
+    row,
     unknown_card,
 )
 from .cards import FRENCH32, SUIT_NAMES, Deck
@@ -287,6 +288,17 @@ class SchieberamschMatch(Match):
         "Take as few card points as you can: the lowest penalty wins, "
         "and every push of the skat doubles the stakes."
     )
+    # The Match table's legend: what a deal's score and payout mean, who wins (English)
+    LEGEND = {
+        "unit": gettext_noop("penalty points"),
+        "score": gettext_noop(
+            "Score: penalty points, so lower is better (a won Grand Hand scores below zero)."
+        ),
+        "payout": gettext_noop(
+            "Payout: each other seat's penalty less yours, added up: above zero is good."
+        ),
+        "winner": gettext_noop("The lowest total penalty wins."),
+    }
     HINTS = {
         "contract.ramsch": gettext_noop(
             "Ramsch: everyone plays for himself and avoids card points. The seat with the most "
@@ -639,6 +651,8 @@ class SchieberamschMatch(Match):
         {
             "trick_points",
             "skat",
+            "tricks",  # the table
+            "card_points",
             "pushes",
             "jungfrau",
             "divisor",
@@ -660,6 +674,26 @@ class SchieberamschMatch(Match):
             "pushed",
         }
     )
+
+    def _skat_takers(self) -> list[int]:
+        """Who the skat's points count for: the Grand Hand's declarer, else the last trick's
+        taker or the seats with the most card points (``skat_to``)."""
+        if self.declarer >= 0:
+            return [self.declarer]
+        if self.variant["skat_to"] == "last_trick":
+            return [self.last]
+        return [i for i in range(3) if self.pts[i] == max(self.pts)]
+
+    def _deal_table(self) -> list[dict[str, Any]]:
+        sp = POINTS[self.skat[0]] + POINTS[self.skat[1]]
+        takers = self._skat_takers()
+        skat = [sp if i in takers else 0 for i in range(3)]
+        return [
+            row("tricks", "Tricks taken", self.won),
+            row("trick_points", "Card points in tricks", self.pts),
+            row("skat", "The skat's card points", skat),
+            row("card_points", "Card points", [p + k for p, k in zip(self.pts, skat, strict=True)]),
+        ]
 
     def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
         """Score: the penalty, step by step — card points (the skat included where it went),

@@ -25,6 +25,7 @@ from .base import (
     part,
     reason,
     refuse,
+    row,
     unknown_card,
 )
 from .cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
@@ -276,6 +277,19 @@ class ThreeFiveEightMatch(Match):
         "Take your target of tricks (dealer 8, left 5, right 3): "
         "each trick over it wins a point, each trick short loses one."
     )
+    # The Match table's legend: what a deal's score and payout mean, who wins (English)
+    LEGEND = {
+        "unit": gettext_noop("tricks"),
+        "score": gettext_noop("Score: the tricks taken in the hand."),
+        "payout": gettext_noop(
+            "Payout: the tricks taken less the target (dealer 8, left 5, right 3); the total is "
+            "the running balance."
+        ),
+        "winner": gettext_noop(
+            "A hand of 12 tricks (the table's win_tricks) wins at once; otherwise the highest "
+            "balance wins (6-3-8: the first alone at +10)."
+        ),
+    }
     HINTS = {
         "target": gettext_noop(
             "The tricks this seat must take this hand: the dealer the most, the dealer's right "
@@ -472,6 +486,11 @@ class ThreeFiveEightMatch(Match):
     SUMMARY_CODES = frozenset(
         {"tricks", "target", "thrown_in"} | {"woburn", "trump", "targets", "balance"}  # + notes
     )
+
+    def _deal_table(self) -> list[dict[str, Any]]:
+        if not self.tricks:  # a Woburn auction everybody passed
+            return []
+        return [row("target", "Target", self.targets), row("tricks", "Tricks taken", self.won)]
 
     def _summarize(self, scores: list[int], payouts: list[int]) -> dict[str, Any]:
         """Score: the tricks taken. Payout: the tricks taken less the seat's target."""

@@ -48,7 +48,7 @@ def announce_finished(snap: cache.Snapshot) -> None:
     """Send `match_finished`; a receiver that fails is logged, the others still hear of it.
     A resigned seat is announced as its person's: the bot only played it out for them."""
     seats = [
-        announced_seat(s.number, s.user_id, s.bot, s.resigned_user_id)
+        announced_seat(s.number, s.user_id, s.bot, s.bot_level, s.resigned_user_id)
         for s in cache.seats_of(snap.id, snap.seats_rev)
     ]
     for receiver, response in match_finished.send_robust(
@@ -70,10 +70,11 @@ def announce_finished(snap: cache.Snapshot) -> None:
 
 
 def announced_seat(
-    number: int, user_id: int | None, bot: str, resigned_user_id: int | None
+    number: int, user_id: int | None, bot: str, bot_level: str, resigned_user_id: int | None
 ) -> dict[str, Any]:
     """A seat as `match_finished` names it (`gameplay.signals`): the resigned person's account
-    for a seat a bot played out after they resigned, so the forfeit counts against them."""
+    for a seat a bot played out after they resigned, so the forfeit counts against them; a
+    built-in bot with its level, so each level is rated as its own player."""
     if resigned_user_id is not None:
-        return {"seat": number, "user_id": resigned_user_id, "bot": None}
-    return {"seat": number, "user_id": user_id, "bot": bot or None}
+        return {"seat": number, "user_id": resigned_user_id, "bot": None, "bot_level": None}
+    return {"seat": number, "user_id": user_id, "bot": bot or None, "bot_level": bot_level or None}

@@ -64,4 +64,6 @@ def _face(code: str) -> SafeString:
 def cards(codes: str) -> SafeString:
     """A row of cards (one card is a row of one), in the order given."""
     faces = [_face(code) for code in codes.split()]
-    return format_html('<span class="pcs">{}</span>', format_html_join("", "{}", ((f,) for f in faces)))
+    return format_html(
+        '<span class="pcs">{}</span>', format_html_join("", "{}", ((f,) for f in faces))
+    )

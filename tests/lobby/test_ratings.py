@@ -64,6 +64,8 @@ def test_the_sweep_announces_a_resigned_seat_as_its_persons(ana):
     leave(ana, made["table"])
     now = timezone.now()
     [announced] = gameplay.finished_rated_tables(now - timedelta(hours=1), now)
-    assert announced["seats"][0] == {"seat": 0, "user_id": ana.pk, "bot": None}
+    assert announced["seats"][0] == {"seat": 0, "user_id": ana.pk, "bot": None, "bot_level": None}
+    # The bots are announced with their level: each level is rated as its own player.
+    assert {s["bot_level"] for s in announced["seats"][1:]} == {"basic"}
     assert announced["forfeited_seats"] == [0]
     assert announced["result"]["forfeited"] == [0]
