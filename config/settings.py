@@ -104,6 +104,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "league.context_processors.notices",  # the bell: one query, when shown
             ],
         },
     },
@@ -201,6 +202,23 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Notices whose mail task was lost; deadline reminders; asynchronous events' deadline
+    # policies (docs/league.md, "Notifications", "Schedule"). Each is idempotent.
+    "league-sweep-notice-mail": {
+        "task": "league.sweep_notice_mail",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
+    "league-deadline-reminders": {
+        "task": "league.deadline_reminders",
+        "schedule": 300.0,
+        "options": {"expires": 250},
+    },
+    "league-apply-deadline-policies": {
+        "task": "league.apply_deadline_policies",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
 }
 
 # --- Tables ---------------------------------------------------------------------------------
@@ -214,6 +232,9 @@ GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
 # Seconds the table page shows a finished deal's summary, and the extra time on the clock of a
 # new deal's first turn (one rule: docs/tables.md, "End of a deal").
 GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 20, minimum=0)
+# A person's turn clock starts when they first connect to the table, or this many seconds after
+# the deal at the latest (a table's default, `Table.connect_grace`; docs/tables.md, "Clocks").
+GAMEPLAY_CONNECT_GRACE = env_int("GAMEPLAY_CONNECT_GRACE", 60, minimum=0)
 
 # --- Throttling -----------------------------------------------------------------------------
 # The client's address (accounts/client_address.py) for log-in lockouts, API throttles and the
@@ -278,6 +299,10 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "mediana@localhost"
+# The site's public address, for the links in e-mailed notices (a Celery task has no request).
+SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
+# How many hours before a round's deadline its players without a result are reminded.
+LEAGUE_DEADLINE_REMINDER_HOURS = env_int("LEAGUE_DEADLINE_REMINDER_HOURS", 24, minimum=1)
 if DATABASE_URL or env_str("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 else:
@@ -290,6 +315,9 @@ RATING_PROVISIONAL_GAMES = env_int("RATING_PROVISIONAL_GAMES", 10, minimum=1)
 RATING_PROVISIONAL_OPPONENTS = env_int("RATING_PROVISIONAL_OPPONENTS", 5, minimum=1)
 # How long an organizer's invitation to claim a player works.
 CLAIM_INVITATION_DAYS = env_int("CLAIM_INVITATION_DAYS", 14, minimum=1)
+# Every account may organize events; those whose owner lacks the organizer role are never rated
+# (docs/league.md, "Who may organize").
+LEAGUE_OPEN_ORGANIZING = env_bool("LEAGUE_OPEN_ORGANIZING", False)
 # Reports about players one account may send in any 24 hours.
 PLAYER_REPORTS_PER_DAY = env_int("PLAYER_REPORTS_PER_DAY", 10, minimum=1)
 

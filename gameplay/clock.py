@@ -2,6 +2,13 @@
 
 One decision, one deadline: the clock starts when a seat becomes due to act and is not reset
 while other seats of the same decision act (Saichugen: three seats commit on one clock).
+
+A person's clock does not run before they first connect to the table: while a seat due to act
+has never connected, the decision's clock starts at the end of the table's connect grace
+(`clock_starts_by`: `Table.connect_grace` seconds after the deal), or at once when
+that seat connects first (`connected_deadline`). Bots count as connected from the start; after
+the grace every clock runs, so a no-show still times out. The first turn of a new deal gets
+`extra` seconds on top (`deal_start_extra`); both rules shape the one deadline.
 """
 
 from __future__ import annotations
@@ -18,21 +25,46 @@ def next_deadline(
     seconds: int,
     actor: int | None = None,
     extra: float = 0,
+    starts_by: datetime | None = None,
 ) -> datetime | None:
     """The deadline after `actor` acted: a fresh one when a seat that was not waiting must now
     act or the actor faces its next decision, the old one while the same decision goes on
     (the others still to commit), none without a clock or nobody to act. `extra` seconds are
     added to a fresh one (the first turn of a new deal, while the page shows the summary of
-    the deal that ended: `deal_start_extra`)."""
+    the deal that ended: `deal_start_extra`). `starts_by`: a seat due has not connected yet,
+    so a fresh clock starts then rather than now (`clock_starts_by`)."""
     new = set(new_to_act)
     if seconds <= 0 or not new:
         return None
     if old_deadline is None or new - set(old_to_act) or actor in new:
-        return now + timedelta(seconds=seconds + extra)
+        start = now if starts_by is None else max(now, starts_by)
+        return start + timedelta(seconds=seconds + extra)
     return old_deadline
 
 
-def deal_start_extra(deal_before: int, deal_after: int, finished: bool, summary_seconds: float) -> float:
+def clock_starts_by(
+    due: Iterable[int], unseen: Iterable[int], grace_until: datetime | None, now: datetime
+) -> datetime | None:
+    """When the clock of the seats `due` starts at the latest, if it has not started: the end of
+    the connect grace while one of them has never connected (`unseen`); None when it runs."""
+    if grace_until is None or now >= grace_until or not set(due) & set(unseen):
+        return None
+    return grace_until
+
+
+def connected_deadline(
+    deadline: datetime | None, waited_until: datetime | None, now: datetime
+) -> datetime | None:
+    """The deadline once the last unseen seat due connects at `now`: its clock, which was to
+    start at `waited_until`, starts now; the allowance (extra time included) is kept."""
+    if deadline is None or waited_until is None or now >= waited_until:
+        return deadline
+    return deadline - (waited_until - now)
+
+
+def deal_start_extra(
+    deal_before: int, deal_after: int, finished: bool, summary_seconds: float
+) -> float:
     """The extra seconds of the clock after an action: the summary's time when the action ended
     a deal and the next one was dealt (not when it ended the match), else none."""
     return summary_seconds if deal_after != deal_before and not finished else 0
@@ -44,14 +76,17 @@ def clock_view(
     seconds: int,
     n_seats: int,
     now: datetime,
+    starts_by: datetime | None = None,
 ) -> dict[str, float]:
     """Seconds left per seat (`{"0": 41.5, ...}`): the running clock for the seats due to act,
     the full allowance for the others; `{}` (no seat has a clock, the same type for clients)
-    when the table has no time control."""
+    when the table has no time control. A clock that has not started yet (`starts_by`, from
+    `clock_starts_by`) shows its whole allowance."""
     if seconds <= 0:
         return {}
     due = set(to_act)
     left = float(seconds)
     if deadline is not None:
-        left = max(0.0, round((deadline - now).total_seconds(), 1))
+        start = now if starts_by is None else max(now, starts_by)
+        left = max(0.0, round((deadline - start).total_seconds(), 1))
     return {str(s): (left if s in due else float(seconds)) for s in range(n_seats)}

@@ -25,6 +25,11 @@ def new_seat_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def default_connect_grace() -> int:
+    """`GAMEPLAY_CONNECT_GRACE`: seconds after the deal by which every seat's clock runs."""
+    return int(getattr(settings, "GAMEPLAY_CONNECT_GRACE", 60))
+
+
 class Table(models.Model):
     """One match at one table: game, rules, seats, the action counter and the clock."""
 
@@ -64,6 +69,17 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # When a bot seat is due to act; the sweeper re-queues a bot move that is long overdue.
     bot_due = models.DateTimeField(null=True, blank=True)
+    # A person's clock starts at their first connection (`Seat.connected_at`), or this many
+    # seconds after the deal (`dealt_at`) at the latest, so a no-show still times out.
+    connect_grace = models.PositiveIntegerField(
+        default=default_connect_grace,
+        help_text="seconds after the deal by which every seat's clock runs, connected or not",
+    )
+    dealt_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the first deal was dealt"
+    )
+    # The kind of the action at `seq` ("" before any): states say who took it (by the clock?).
+    last_kind = models.CharField(max_length=8, blank=True, default="")
     allow_spectators = models.BooleanField(default=True)
     rated = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True, help_text="score_record output at the end")
@@ -150,6 +166,9 @@ class Seat(models.Model):
         related_name="resigned_seats",
         help_text="the account that resigned this seat; the bot plays on, its result is theirs",
     )
+    # The first connection of the seat's player to the table: their clock runs from then on
+    # (gameplay/clock.py). Written once per seat; bots count as connected without it.
+    connected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

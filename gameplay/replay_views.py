@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 
 from gameplay.engines import registry
 from gameplay.models import Table
-from gameplay.services import replay
+from gameplay.services import replay, summaries
 
 
 class BadDeal(ValueError):
@@ -62,6 +62,7 @@ def _strings() -> dict[str, str]:
         "loading": gettext("Loading the deal…"),
         "loadFailed": gettext("This deal could not be loaded. Try again."),
         "title": gettext("Replay"),
+        "summary": gettext("How the deal was scored"),
     }
 
 
@@ -95,6 +96,9 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         "summary": {k: v for k, v in data.items() if k != "steps"},
         "initial": data["steps"],
         "strings": _strings(),
+        # The deal summaries (static/js/summary.js): the Match table's rows and legend.
+        "summaryUrl": reverse("gameplay:deal_summary", args=[table.id]),
+        "legend": summaries.legend(table.game),
     }
     context = {"table": table, "game_name": spec.display_name, "seats": seats, "config": config}
     return render(request, "gameplay/replay.html", context)

@@ -8,6 +8,7 @@ from gameplay import (
     play_now,
     replay_views,
     rules_views,
+    summary_views,
     views,
 )
 
@@ -22,6 +23,12 @@ urlpatterns = [
         "tables/<table_id:table_id>/replay.json",
         replay_views.table_replay_json,
         name="replay_json",
+    ),
+    # A finished deal's summary (gameplay/summary_views.py, docs/tables.md "End of a deal").
+    path(
+        "tables/<table_id:table_id>/summary.json",
+        summary_views.deal_summary,
+        name="deal_summary",
     ),
     # The lobby's pages (gameplay/lobby_views.py, docs/lobby.md).
     path("play/", lobby_views.play, name="play"),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from gameplay import lobby_views
 from gameplay.engines import registry
 from gameplay.models import Table
-from gameplay.services import identity, matches
+from gameplay.services import identity, matches, summaries
 
 
 def _viewer(request: HttpRequest, table: Table) -> identity.Identity | None:
@@ -58,6 +58,11 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         # What the table's contracts, signals, targets… mean (the engine's HINTS), translated.
         "hints": {key: gettext(text) for key, text in spec.hints.items()},
         "hintLabel": gettext("What does this mean?"),
+        # The end of a deal (static/js/summary.js): how long its summary shows, where a past
+        # deal's comes from, and what the Match table's figures mean.
+        "summarySeconds": summaries.summary_seconds(),
+        "summaryUrl": reverse("gameplay:deal_summary", args=[obj.id]),
+        "legend": summaries.legend(obj.game),
     }
     context = {
         "table": obj,

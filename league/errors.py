@@ -11,3 +11,9 @@ class LeagueError(Exception):
 
 class LeagueFault(Exception):
     """An invariant of the league's data was about to break."""
+
+
+class LeagueConflict(LeagueError):
+    """A request that needs the caller's explicit say-so first (publishing a round also
+    publishes its draft event; an import names players who exist): the API answers 409, the
+    pages ask for a confirmation. Nothing was changed."""

@@ -9,7 +9,8 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from gameplay import api as gameplay
-from league.models import Event
+from league.models import Event, default_time_zone
+from league.services.event_times import time_zone_names
 from league.standings import tiebreak_choices
 
 
@@ -37,6 +38,10 @@ def variant_field(flag: dict[str, Any]) -> forms.Field:
     )
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in time_zone_names()]
+
+
 class EventForm(forms.ModelForm):
     """Event settings for one game; `variant__<flag>` fields come from the game's schema."""
 
@@ -45,6 +50,12 @@ class EventForm(forms.ModelForm):
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="applied in the order listed after match points",
+    )
+    time_zone = forms.ChoiceField(
+        label=gettext_lazy("Time zone"),
+        choices=time_zone_choices,
+        initial=default_time_zone,
+        help_text=gettext_lazy("the event's times are shown and entered in it"),
     )
 
     class Meta:
@@ -63,6 +74,10 @@ class EventForm(forms.ModelForm):
             "allow_spectators",
             "allow_bot_accounts",
             "seed",
+            "time_zone",
+            "asynchronous",
+            "deadline_policy",
+            "extension_days",
         ]
 
     def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:

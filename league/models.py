@@ -89,6 +89,11 @@ class Player(models.Model):
         return self.is_bot and not self.bot_level
 
 
+def default_time_zone() -> str:
+    """A new event's time zone: the site's (settings.TIME_ZONE), until its organizer picks one."""
+    return settings.TIME_ZONE
+
+
 def format_choices() -> list[tuple[str, Any]]:
     """(name, translated label) of every registered format, in the order forms offer them."""
     return [(fmt.name, gettext_lazy(fmt.label)) for fmt in registered_formats()]
@@ -146,6 +151,40 @@ class Event(models.Model):
         default=True,
         help_text=_("accounts marked as bot accounts (programs) may enter"),
     )
+
+    # --- the schedule (docs/league.md, "Schedule"): league.services.schedule -----------------
+    class DeadlinePolicy(models.TextChoices):
+        FORFEIT = "forfeit", _("the absent seats forfeit")
+        BOT = "bot", _("bots play the absent seats")
+        EXTEND = "extend", _("the deadline is extended once, then the absent seats forfeit")
+
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=default_time_zone,
+        help_text=_("the event's times are shown in it, e.g. Europe/Rome"),
+    )
+    asynchronous = models.BooleanField(
+        _("asynchronous"),
+        default=False,
+        help_text=_(
+            "each online table is played when its players choose, between the round's start "
+            "and its deadline: one of them opens it"
+        ),
+    )
+    deadline_policy = models.CharField(
+        _("after a round's deadline"),
+        max_length=8,
+        choices=DeadlinePolicy.choices,
+        default=DeadlinePolicy.FORFEIT,
+        help_text=_("asynchronous events: what happens to a table nobody opened in time"),
+    )
+    extension_days = models.PositiveSmallIntegerField(
+        _("extension (days)"),
+        default=3,
+        help_text=_("how many days the 'extend' policy adds to a table's deadline"),
+    )
+
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.DRAFT
     )
@@ -154,7 +193,41 @@ class Event(models.Model):
     standings_version = models.PositiveIntegerField(
         default=0, help_text="bumped by every change the standings depend on"
     )
+    # Everyone who runs the event: its owner and the co-organizers they add (same rights,
+    # league.services.organizers). Only the owner's role decides whether it is rated.
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organized_events")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_events",
+        help_text="who created it: stays an organizer; the ratings trust the event by its role",
+    )
+    # --- registration (docs/league.md, "Registration"): league.services.registration ---------
+    signup_open = models.BooleanField(
+        _("open for sign-up"),
+        default=False,
+        help_text=_("players with an account may sign up from the event's page"),
+    )
+    capacity = models.PositiveIntegerField(
+        _("capacity"),
+        null=True,
+        blank=True,
+        help_text=_("the most players sign-up lets in; later ones wait (blank: no limit)"),
+    )
+    signup_deadline = models.DateTimeField(_("sign-up deadline"), null=True, blank=True)
+    invitation_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="SHA-256 of the event's invitation link token (blank: no link)",
+    )
+    check_in_open = models.BooleanField(
+        _("self check-in open"),
+        default=False,
+        help_text=_("entered players check themselves in for the next round"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -179,6 +252,10 @@ class Entry(models.Model):
         null=True, blank=True, help_text="the last round the player was scheduled in"
     )
     rating_at_entry = models.FloatField(null=True, blank=True)
+    # An organizer's import may give an address for a player without an account: the claim
+    # invitation goes there, once (league.services.claim_mail). Organizers only ever see it.
+    email = models.EmailField(blank=True, default="")
+    claim_mailed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -195,6 +272,24 @@ class Entry(models.Model):
         return self.withdrawn_after_round is not None
 
 
+class WaitingPlace(models.Model):
+    """A player who signed up for a full event: first come, first moved up when a place frees
+    (league.services.waiting_list). Not an entry: no standings, no rounds."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="waiting_places")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="waiting_places")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_waiting_place_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting for {self.event}"
+
+
 class Round(models.Model):
     """One round of an event: a draft plan the organizer previews, then publishes."""
 
@@ -206,12 +301,17 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     published_at = models.DateTimeField(null=True, blank=True)
+    # The round's window (league.services.schedule): shown on its pages; in an asynchronous
+    # event its tables are played between the two, and the deadline policy applies after it.
+    starts_at = models.DateTimeField(_("starts"), null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="one_round_per_number")
         ]
+        indexes = [models.Index(fields=["deadline"], name="round_deadline")]
 
     def __str__(self) -> str:
         return f"{self.event} · round {self.number}"
@@ -220,9 +320,26 @@ class Round(models.Model):
 class Fixture(models.Model):
     """One table of a round. `table_ref` names its online table in gameplay, if any."""
 
+    class Outcome(models.TextChoices):
+        """What the event's deadline policy did to a table without a result (asynchronous)."""
+
+        NONE = "", _("nothing")
+        EXTENDED = "extended", _("deadline extended")
+        FORFEIT = "forfeit", _("the absent seats forfeited")
+        BOT = "bot", _("bots played the absent seats")
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
     number = models.PositiveSmallIntegerField()
     table_ref = models.CharField(max_length=64, blank=True)
+    # Asynchronous events (league.services.schedule): the table is opened by one of its players.
+    opened_at = models.DateTimeField(null=True, blank=True)
+    extended_until = models.DateTimeField(
+        null=True, blank=True, help_text="the 'extend' policy's new deadline for this table"
+    )
+    deadline_outcome = models.CharField(
+        max_length=8, choices=Outcome.choices, blank=True, default=Outcome.NONE
+    )
+    deadline_outcome_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -240,6 +357,16 @@ class Seat(models.Model):
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # Asynchronous events: the seat's player took part (proposed or accepted a time, opened the
+    # table); the deadline policy calls the others absent. The time it accepted, if any.
+    showed_up_at = models.DateTimeField(null=True, blank=True)
+    accepted_proposal = models.ForeignKey(
+        "FixtureProposal",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="acceptances",
+    )
 
     class Meta:
         ordering = ["fixture", "number"]
@@ -250,6 +377,23 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.number}: {self.player}"
+
+
+class FixtureProposal(models.Model):
+    """A time one player of an asynchronous fixture proposes; agreed once every person seated
+    there has accepted it (`Seat.accepted_proposal`). Written by league.services.schedule."""
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="proposals")
+    proposed_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    starts_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    agreed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["fixture", "starts_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.fixture} at {self.starts_at:%Y-%m-%d %H:%M}"
 
 
 class Bye(models.Model):
@@ -524,3 +668,59 @@ class PlayerReport(models.Model):
 
     def __str__(self) -> str:
         return f"report on {self.player} ({self.get_reason_display()})"
+
+
+# --- notifications (league.services.notifications, docs/league.md "Notifications") ------------
+
+
+class Notice(models.Model):
+    """One notice to one account: the bell and the notices page, and an e-mail where the
+    account wants one. `(user, key)` is unique, so a retried call or task makes nothing twice;
+    `emailed_at` is set by the mail task's claim, in the transaction that sends the mail."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
+    )
+    kind = models.CharField(max_length=32)
+    key = models.CharField(max_length=160)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    url = models.CharField(max_length=300, blank=True, help_text="a path on this site")
+    context = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the mail task handled it (see email_status)"
+    )
+    email_status = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_notice_per_user_and_key")
+        ]
+        indexes = [
+            models.Index(fields=["user"], condition=Q(read_at__isnull=True), name="notice_unread"),
+            models.Index(
+                fields=["created_at"],
+                condition=Q(emailed_at__isnull=True),
+                name="notice_mail_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id} ({self.key})"
+
+
+class NoticeSettings(models.Model):
+    """An account's e-mail switches, one per kind of notice (on-site notices are always made).
+    `email` holds only the kinds switched away from their default."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
+    )
+    email = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"notice settings of {self.user_id}"

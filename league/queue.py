@@ -20,6 +20,10 @@ RATE_RESULT = "league.rate_result"
 RATE_MATCHES = "league.rate_matches"
 RATE_EVENT = "league.rate_event"
 SWEEP_RATINGS = "league.sweep_ratings"
+EMAIL_NOTICES = "league.email_notices"
+SWEEP_NOTICE_MAIL = "league.sweep_notice_mail"
+DEADLINE_REMINDERS = "league.deadline_reminders"
+APPLY_DEADLINE_POLICIES = "league.apply_deadline_policies"
 
 
 def on_commit(name: str, *args: Any, robust: bool = False) -> None:
@@ -50,3 +54,9 @@ def rate_event(event_id: int) -> None:
 def rate_matches(game: str) -> None:
     """Rate the game's pending matches (a friendly table just finished)."""
     on_commit(RATE_MATCHES, game)
+
+
+def email_notices(notice_ids: list[int]) -> None:
+    """Mail these new notices (each is claimed once). Robust: `sweep_notice_mail` (beat) mails
+    what a lost task left behind."""
+    on_commit(EMAIL_NOTICES, list(notice_ids), robust=True)

@@ -11,6 +11,7 @@ from celery import shared_task
 from league import queue
 from league.models import Event
 from league.ratings import services as ratings
+from league.services import notice_mail, schedule
 from league.services.standings import refresh_standings
 
 
@@ -45,3 +46,29 @@ def rate_event(event_id: int) -> int:
 def sweep_ratings() -> int:
     """Rate results whose rating task was lost (beat, every minute); idempotent."""
     return ratings.sweep_ratings()
+
+
+@shared_task(name=queue.EMAIL_NOTICES)
+def email_notices(notice_ids: list[int]) -> int:
+    """Mail these notices; each is claimed once, so a retry or a second delivery sends nothing."""
+    return notice_mail.email_notices(notice_ids)
+
+
+@shared_task(name=queue.SWEEP_NOTICE_MAIL)
+def sweep_notice_mail() -> int:
+    """Mail recent notices whose task was lost (beat, every minute); idempotent."""
+    return notice_mail.sweep_notice_mail()
+
+
+@shared_task(name=queue.DEADLINE_REMINDERS)
+def deadline_reminders() -> int:
+    """Remind players whose table has no result as its deadline nears (beat); one notice per
+    table and deadline, however often it runs."""
+    return schedule.send_deadline_reminders()
+
+
+@shared_task(name=queue.APPLY_DEADLINE_POLICIES)
+def apply_deadline_policies() -> int:
+    """Asynchronous events: apply the deadline policy to tables past their deadline (beat);
+    each table once."""
+    return schedule.apply_deadline_policies()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league import views, views_organizer, views_ratings
+from league import views, views_notices, views_organizer, views_ratings, views_schedule
 from league.profile import views as profile_views
 
 app_name = "league"
@@ -35,11 +35,33 @@ urlpatterns = [
         views_organizer.result_enter,
         name="result",
     ),
+    # the schedule: a fixture's page (asynchronous events: propose, accept, open), a round's times
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/",
+        views_schedule.fixture_detail,
+        name="fixture",
+    ),
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/action/",
+        views_schedule.fixture_action,
+        name="fixture_action",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/schedule/",
+        views_schedule.round_schedule,
+        name="round_schedule",
+    ),
     path("events/<slug:slug>/standings/", views.standings, name="standings"),
     path("events/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("events/<slug:slug>/ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("players/<int:player_id>/report/", profile_views.report_player, name="report"),
+    path("notices/", views_notices.notice_list, name="notices"),
+    path("notices/read-all/", views_notices.notice_read_all, name="notices_read_all"),
+    path("notices/settings/", views_notices.notice_settings, name="notice_settings"),
+    path("notices/unsubscribe/", views_notices.unsubscribe, name="unsubscribe"),
+    path("notices/<int:notice_id>/", views_notices.notice_open, name="notice_open"),
+    path("notices/<int:notice_id>/read/", views_notices.notice_read, name="notice_read"),
     path("ratings/", views_ratings.ratings_index, name="ratings_index"),
     path("ratings/<str:game>/", views_ratings.ratings_leaderboard, name="ratings"),
 ]

@@ -6,12 +6,26 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from gameplay import api as gameplay
 from league import csv_safe
-from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
+from league.forms_schedule import RoundScheduleForm
+from league.models import (
+    Bye,
+    Entry,
+    Event,
+    Fixture,
+    FixtureProposal,
+    LedgerEntry,
+    Player,
+    Result,
+    Round,
+    Seat,
+)
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
+from league.services.event_times import zone
 from league.services.permissions import can_manage, can_organize, can_see
 from league.services.rounds import loaded_fingerprint
 from league.services.standings import standings_rows
@@ -74,6 +88,12 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     fixtures = round_.fixtures.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player")),
         Prefetch("results", queryset=Result.objects.filter(current=True), to_attr="counting"),
+        # asynchronous events: the time each table agreed on, if any (the latest)
+        Prefetch(
+            "proposals",
+            queryset=FixtureProposal.objects.filter(agreed_at__isnull=False).order_by("-agreed_at"),
+            to_attr="agreed",
+        ),
     )
     byes = Bye.objects.filter(round=round_).select_related("player")
     tables = []
@@ -86,6 +106,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             {
                 "fixture": fixture,
                 "result": result,
+                "agreed": fixture.agreed[0] if fixture.agreed else None,
                 "seats": [
                     {"seat": s, "payout": totals[s.number], "winner": s.number in winners}
                     for s in seats
@@ -95,7 +116,13 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
     if manager and round_.status == Round.Status.DRAFT:
         context["draft"] = loaded_fingerprint(fixtures, byes)
-    return render(request, "league/round_detail.html", context)
+    # Times are typed and shown on the event's clocks (the schedule form's inputs too).
+    with timezone.override(zone(event.time_zone)):
+        if manager:
+            context["schedule_form"] = RoundScheduleForm(
+                initial={"starts_at": round_.starts_at, "deadline": round_.deadline}
+            )
+        return render(request, "league/round_detail.html", context)
 
 
 # Tie-breaks whose value is already a column of the table, or means nothing to a reader (lot).

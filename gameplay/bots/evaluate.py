@@ -121,8 +121,8 @@ def auctions(game: str, deals: int, level: str = "basic", first_seed: int = 0) -
     """How the auctions of four `level` bots go over seeded deals (see the module docstring)."""
     seats = registry.get_game(game).seats
     players = [chooser(game, level)] * seats
-    bid_by = Counter()  # auction position -> deals in which it bid at least once
-    declared_by = Counter()
+    bid_by: Counter[int] = Counter()  # auction position -> deals in which it bid at least once
+    declared_by: Counter[int] = Counter()
     contracts: Counter[str] = Counter()
     won: Counter[str] = Counter()
     pay: Counter[str] = Counter()

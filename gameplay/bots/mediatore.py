@@ -1,10 +1,11 @@
 """Mediatore bot: bid from hand strength, call the missing top card, take the points.
 
-Bid the highest contract the hand is worth and still may be bid: Chiamo from a middling hand
-(the called partner brings a 3 and the monte four more cards), Mediatore from a strong one, Solo
-only from a very strong one; pass otherwise (thresholds measured, docs/bots.md). Call the highest
-card it lacks in its longest suit. Discard low cards of short suits. In play: win a trick that is
-worth it as cheaply as possible, lead winners (the highest unplayed card of a suit), else play low.
+Bid the contract the hand is worth if it is still open: Chiamo from a middling hand (the called
+partner brings a 3 and the monte four more cards), Mediatore from a strong one, Solo only to
+overbid with a very strong one; pass otherwise (thresholds measured, docs/bots.md). Call the
+highest card it lacks in its longest suit. Discard low cards of short suits. In play: win a trick
+that is worth it as cheaply as possible, lead winners (the highest unplayed card of a suit), else
+play low.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def hand_strength(hand: list[str]) -> float:
 # called card as well as the monte, so from its threshold on it beats both Chiamo (shared, for
 # a fifth of the stake) and Solo; Solo is the overbid of a very strong hand. Solissimo and
 # Arcisolissimo (no monte to take) never paid: the bot does not bid them.
-BID_AT = {"chiamo": 5.0, "mediatore": 9.0, "solo": 11.0}
+BID_AT = {"chiamo": 5.5, "mediatore": 9.0, "solo": 11.0}
 
 
 def bid(hand: list[str], bids: list[dict[str, Any]]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from gameplay.consumers import limits
-from gameplay.services import notify, payloads, play, runner
+from gameplay.services import notify, payloads, play, presence, runner
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.identity import identify
 
@@ -194,6 +194,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.token = token
         self.seat = identity.seat
         self.seats_rev = identity.seats_rev
+        if self.seat is not None and not identity.connected:
+            await self.first_connection()
         if self.seat is None:
             # A spectator takes a place in its address's count (released in `disconnect`).
             self.spectator_slot = limits.admit_spectator(self.scope)
@@ -206,6 +208,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         except BaseException:
             self.release_slot()  # disconnect() may never run for a consumer that raised
             raise
+
+    async def first_connection(self) -> None:
+        """The seat's player connects for the first time: their clock may run from now on
+        (`presence.record_connection`, one write per seat). A failure here costs them only
+        the wait for the grace, so it is logged and the connection goes on."""
+        try:
+            rev = await in_pool(presence.record_connection)(
+                self.table_id, self.seat, self.seats_rev
+            )
+        except Exception:
+            log.exception(
+                "table %s seat %s: recording the connection failed", self.table_id, self.seat
+            )
+            return
+        if rev is not None:
+            self.seats_rev = max(self.seats_rev, rev)
 
     async def join(self) -> None:
         """Set up a connection that is let in: join its group, accept, send the state."""

@@ -229,7 +229,7 @@ class Match:
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _why_not(self, seat: int) -> dict[str, Reason] | None:
+    def _why_not(self, seat: int) -> dict[int, Reason] | None:
         """The hook of ``why_not`` for ``seat``, which is to act: ``{card id: reason}`` for the
         cards of its hand no legal action uses, in a phase where cards are chosen; ``None`` in a
         phase that chooses no card (bidding, naming trump, announcing: nothing in the hand is

@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from .base import Match
-from .errors import IllegalAction, RecordError
+from .errors import EngineFault, IllegalAction, RecordError
 from .records import replay_record
 from .registry import get_game
 
@@ -270,15 +270,21 @@ def _walk(match: Match, deal: dict[str, Any], k: int) -> dict[str, Any]:
             view.update(finished=False, winners=[], n_deals=match.n_deals)
         else:
             view = _step_view(match)
-        out["steps"].append(
-            {
-                "action": dict(action),
-                "label": action_label(action),
-                "view": view,
-                "score": _score(match),
-                "deal_over": deal_over,
-            }
-        )
+        step = {
+            "action": dict(action),
+            "label": action_label(action),
+            "view": view,
+            "score": _score(match),
+            "deal_over": deal_over,
+        }
+        if deal_over:
+            # The deal's summary (`Match.deal_summary`), as the table showed it when it ended:
+            # made once, at the deal's end, by the apply above.
+            try:
+                step["summary"] = match.deal_summary(k)
+            except EngineFault:
+                step["summary"] = None
+        out["steps"].append(step)
     out["results_after"] = _results(match)
     return out
 

@@ -18,11 +18,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 
+from gameplay import clock
 from gameplay.engines import Match
 from gameplay.models import Seat, Table
 
@@ -36,6 +37,13 @@ class SeatInfo:
     bot: str
     bot_level: str  # "" for a person's seat
     resigned_user_id: int | None = None  # a person who resigned; the bot plays on for them
+    connected_at: datetime | None = None  # the person's first connection (gameplay/clock.py)
+
+    @property
+    def connected(self) -> bool:
+        """Whether the seat's clock may run: a bot at once, a person from their first
+        connection to the table."""
+        return bool(self.bot) or self.connected_at is not None
 
 
 _seats: dict[str, tuple[int, tuple[SeatInfo, ...]]] = {}
@@ -52,7 +60,9 @@ def seats_of(table_id: str, rev: int | None = None) -> tuple[SeatInfo, ...]:
         SeatInfo(*row)
         for row in Seat.objects.filter(table_id=table_id)
         .order_by("number")
-        .values_list("number", "name", "user_id", "bot", "bot_level", "resigned_user_id")
+        .values_list(
+            "number", "name", "user_id", "bot", "bot_level", "resigned_user_id", "connected_at"
+        )
     )
     if len(_seats) > 10_000:
         _seats.clear()
@@ -67,6 +77,11 @@ def bot_seats(table_id: str, rev: int | None = None) -> set[int]:
 def resigned_seats(table_id: str, rev: int | None = None) -> set[int]:
     """Seats whose person resigned: a bot plays them, nobody else may act for them."""
     return {s.number for s in seats_of(table_id, rev) if s.resigned_user_id is not None}
+
+
+def unseen_seats(table_id: str, rev: int | None = None) -> set[int]:
+    """Seats whose person has never connected to the table (their clock waits for them)."""
+    return {s.number for s in seats_of(table_id, rev) if not s.connected}
 
 
 # ------------------------------------------------------------------ the table row at a seq
@@ -86,9 +101,16 @@ class Snapshot:
     finished_at: datetime | None
     forfeited_seats: list[int]
     seats_rev: int = 0
+    # The end of the connect grace (the deal + `connect_grace`): until then the clock of a seat
+    # that has not connected yet waits for it (gameplay/clock.py). None: no clock, or no deal.
+    grace_until: datetime | None = None
+    last_kind: str = ""  # the kind of the action at `seq` (`Action.Kind`; "" before any)
 
     @classmethod
     def of(cls, table: Table) -> Snapshot:
+        grace_until = None
+        if table.dealt_at is not None and table.seconds_per_move > 0:
+            grace_until = table.dealt_at + timedelta(seconds=table.connect_grace)
         return cls(
             table.id,
             table.game,
@@ -102,7 +124,18 @@ class Snapshot:
             table.finished_at,
             list(table.forfeited_seats or []),
             table.seats_rev,
+            grace_until,
+            table.last_kind,
         )
+
+    def clock_starts_by(self, to_act: list[int], now: datetime) -> datetime | None:
+        """When the clock of the seats `to_act` starts at the latest, if one of them has not
+        connected yet (`clock.clock_starts_by`); None: it runs. Reads no row: the seats come
+        from this process's cache, and only while the grace lasts."""
+        if self.grace_until is None or now >= self.grace_until:
+            return None
+        unseen = unseen_seats(self.id, self.seats_rev)
+        return clock.clock_starts_by(to_act, unseen, self.grace_until, now)
 
 
 # ------------------------------------------------------------------ live matches

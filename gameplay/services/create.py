@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from gameplay import bots, clock
 from gameplay.engines import Match, VariantError, registry
-from gameplay.models import Seat, Table
+from gameplay.models import Seat, Table, default_connect_grace
 from gameplay.services import cache, runner
 from gameplay.services.after_commit import after_commit
 
@@ -67,10 +67,16 @@ def check_rules(
 
 
 def _first_deal(
-    table: Table, names: list[str], bot_numbers: set[int], seed: str, now: datetime
+    table: Table,
+    names: list[str],
+    bot_numbers: set[int],
+    seed: str,
+    now: datetime,
+    unseen: set[int],
 ) -> tuple[Match, bool]:
     """Deal `table`'s match from `seed` and set the fields of its start on the (unsaved) row;
-    the match, and whether a bot acts first."""
+    the match, and whether a bot acts first. `unseen`: the seats whose player has not
+    connected yet, whose clock waits for them up to the table's connect grace."""
     match = registry.start_match(
         table.game,
         dealer=table.dealer,
@@ -85,7 +91,12 @@ def _first_deal(
     table.status = Table.Status.PLAYING
     table.seq = 0
     table.state = match.dump()
-    table.deadline = clock.next_deadline([], to_act, None, now, table.seconds_per_move)
+    table.dealt_at = now
+    grace_until = now + timedelta(seconds=table.connect_grace)
+    starts_by = clock.clock_starts_by(to_act, unseen, grace_until, now)
+    table.deadline = clock.next_deadline(
+        [], to_act, None, now, table.seconds_per_move, starts_by=starts_by
+    )
     table.bot_due = now + timedelta(seconds=runner.bot_delay()) if bots_first else None
     return match, bots_first
 
@@ -105,9 +116,11 @@ def create_table(
     origin: str = Table.Origin.OPERATOR,
     private: bool = False,
     rematch_of: str | None = None,
+    connect_grace: int | None = None,
 ) -> Table:
     """Create a table and deal (or, with an open seat, leave it `waiting`, undealt); bots to
-    act first are queued after commit.
+    act first are queued after commit. `connect_grace`: seconds after the deal by which every
+    seat's clock runs even if its player never connected (None: `GAMEPLAY_CONNECT_GRACE`).
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`
     (also for an unknown bot level).
@@ -119,6 +132,10 @@ def create_table(
         raise ValueError(f"on_timeout must be one of {Table.OnTimeout.values}")
     if origin not in Table.Origin.values:
         raise ValueError(f"origin must be one of {Table.Origin.values}")
+    if connect_grace is None:
+        connect_grace = default_connect_grace()
+    if isinstance(connect_grace, bool) or not isinstance(connect_grace, int) or connect_grace < 0:
+        raise ValueError("connect_grace must be a whole number of seconds, 0 or more")
     levels = [seat_level(game, n, s) for n, s in enumerate(seats)]
     waiting = any(s.is_open for s in seats)
     if waiting and seed is not None:
@@ -141,6 +158,7 @@ def create_table(
         origin=origin,
         private=private,
         rematch_of_id=rematch_of,
+        connect_grace=connect_grace,
     )
     match, bots_first = None, False
     if not waiting:
@@ -149,7 +167,10 @@ def create_table(
         # knows it.
         drawn = str(seed if seed is not None else secrets.token_hex(16))
         bot_numbers = {n for n, s in enumerate(seats) if s.bot}
-        match, bots_first = _first_deal(table, [s.name for s in seats], bot_numbers, drawn, now)
+        people = {n for n, s in enumerate(seats) if not s.bot}  # nobody has connected yet
+        match, bots_first = _first_deal(
+            table, [s.name for s in seats], bot_numbers, drawn, now, people
+        )
     with transaction.atomic():
         table.save(force_insert=True)
         Seat.objects.bulk_create(
@@ -189,6 +210,7 @@ def deal_waiting(table: Table) -> Match:
         {s.number for s in seats if s.bot},
         secrets.token_hex(16),
         now,
+        {s.number for s in seats if not s.bot and s.connected_at is None},
     )
     table.updated_at = now
     table.save(
@@ -198,6 +220,7 @@ def deal_waiting(table: Table) -> Match:
             "seq",
             "state",
             "deadline",
+            "dealt_at",
             "bot_due",
             "seats_rev",
             "updated_at",

@@ -11,10 +11,12 @@ from gameplay.models import Seat, Table
 @dataclass(frozen=True)
 class Identity:
     """Who a connection is at a table: a seat number, or a spectator (`seat=None`), as of the
-    table's seats revision `seats_rev` (a later join, leave or resignation may change it)."""
+    table's seats revision `seats_rev` (a later join, leave or resignation may change it).
+    `connected`: the seat's player has connected to the table before (its clock may run)."""
 
     seat: int | None
     seats_rev: int = 0
+    connected: bool = True
 
 
 def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
@@ -25,18 +27,18 @@ def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
         return None
     rev = table["seats_rev"]
     if token is not None:
-        number = (
-            Seat.objects.filter(table_id=table_id, token=token)
-            .values_list("number", flat=True)
-            .first()
-        )
-        return None if number is None else Identity(number, rev)
+        row = Seat.objects.filter(table_id=table_id, token=token).values_list(*_SEAT).first()
+        return None if row is None else _seated(row, rev)
     if user is not None and getattr(user, "is_authenticated", False):
-        number = (
-            Seat.objects.filter(table_id=table_id, user_id=user.pk)
-            .values_list("number", flat=True)
-            .first()
-        )
-        if number is not None:
-            return Identity(number, rev)
+        row = Seat.objects.filter(table_id=table_id, user_id=user.pk).values_list(*_SEAT).first()
+        if row is not None:
+            return _seated(row, rev)
     return Identity(None, rev) if table["allow_spectators"] else None
+
+
+_SEAT = ("number", "bot", "connected_at")
+
+
+def _seated(row: tuple[int, str, Any], rev: int) -> Identity:
+    number, bot, connected_at = row
+    return Identity(number, rev, connected=bool(bot) or connected_at is not None)

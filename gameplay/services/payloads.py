@@ -29,10 +29,14 @@ def state_payload(
     deal: the match computes it once a deal), never its salt, which only the record reveals.
     A seat to act in a phase that chooses cards also gets `why_not` (its unusable cards and
     why); nobody else does, a spectator least of all: it names cards of the seat's hand.
+    `last_action` says who took the last action and how (`by`: the player, a bot or the clock);
+    `clock_starts_in`, while a seat due has not connected yet, when its clock starts anyway.
     """
     finished = snap.status == FINISHED
     to_act = [] if finished else match.to_act()
     acting = seat is not None and seat in to_act
+    now = now or timezone.now()
+    starts_by = snap.clock_starts_by(to_act, now) if snap.deadline is not None else None
     payload = {
         "type": "state",
         "table": snap.id,
@@ -44,15 +48,14 @@ def state_payload(
         "legal": match.legal(seat) if acting else [],
         "view": match.view(seat),
         "clock": clock.clock_view(
-            to_act,
-            snap.deadline,
-            snap.seconds_per_move,
-            match.SEATS,
-            now or timezone.now(),
+            to_act, snap.deadline, snap.seconds_per_move, match.SEATS, now, starts_by
         ),
         "result": snap.result if finished else None,
         "players": [s.name for s in seats_of(snap.id, snap.seats_rev)],
+        "last_action": last_action(match, snap.last_kind, seat),
     }
+    if starts_by is not None:
+        payload["clock_starts_in"] = round((starts_by - now).total_seconds(), 1)
     if acting:
         why_not = match.why_not(seat)  # a few microseconds: only for the seats to act
         if why_not is not None:  # None: bidding, trump, announcements (no card is chosen)
@@ -61,6 +64,30 @@ def state_payload(
     if commitment is not None:  # None only for an explicit deal without a salt: no table has one
         payload["commitment"] = commitment
     return payload
+
+
+# `Action.Kind` as a state says it: who took the last action.
+BY = {Action.Kind.PLAYER: "player", Action.Kind.BOT: "bot", Action.Kind.TIMEOUT: "clock"}
+
+
+def last_action(match: Match, kind: str, receiver: int | None) -> dict[str, Any] | None:
+    """The last action applied (`None` before any): its seat, the action and `by` whom it was
+    taken ("player", "bot" or "clock"; None for a table from before this was kept). Only its own
+    seat gets the whole action, while its deal goes on; everyone else gets its `act` alone,
+    since an action may hold cards they may not see (a Saichugen commit, a discard) until the
+    view shows them (and a card of the last deal may be in anyone's hand in the next one)."""
+    for deal in reversed(match.log):
+        if deal[2]:
+            entry = deal[2][-1]
+            break
+    else:
+        return None
+    seat = entry["seat"]
+    if receiver == seat and deal is match.log[-1] and not match.finished:
+        action = {k: v for k, v in entry.items() if k != "seat"}
+    else:
+        action = {"act": entry["act"]}
+    return {"seat": seat, "action": action, "by": BY.get(kind)}
 
 
 def waiting_payload(
@@ -86,6 +113,7 @@ def waiting_payload(
         "clock": clock.clock_view([], None, snap.seconds_per_move, n_seats, now or timezone.now()),
         "result": None,
         "players": [names.get(n) for n in range(n_seats)],
+        "last_action": None,
     }
 
 
@@ -111,7 +139,8 @@ def states_since(
     match = new_match(table)
     out = []
     actions = Action.objects.filter(table_id=table_id, seq__lte=table.seq).order_by("seq")
-    for step, (a_seat, action) in enumerate(actions.values_list("seat", "action"), start=1):
+    rows = actions.values_list("seat", "action", "kind")
+    for step, (a_seat, action, kind) in enumerate(rows, start=1):
         match.apply(a_seat, action)
         if step <= after_seq:
             continue
@@ -127,6 +156,7 @@ def states_since(
                 result=None,
                 finished_at=None,
                 forfeited_seats=[],
+                last_kind=kind,
             )
             out.append(state_payload(past, match, seat))
     return out

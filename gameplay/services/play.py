@@ -37,6 +37,7 @@ from gameplay.services.after_commit import after_commit
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.matches import get_table, load_match
 from gameplay.services.runner import bot_delay
+from gameplay.services.summaries import summary_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -177,8 +178,18 @@ def _apply(
     now = timezone.now()
     new_seq = seq + 1
     to_act = match.to_act()
+    # A new deal's first turn gets the time the page shows the last deal's summary on top.
+    extra = clock.deal_start_extra(deal_no, match.deal_no, match.finished, summary_seconds())
+    # A person's clock waits for their first connection, up to the table's grace (clock.py).
     deadline = clock.next_deadline(
-        old_to_act, to_act, snap.deadline, now, snap.seconds_per_move, actor=seat
+        old_to_act,
+        to_act,
+        snap.deadline,
+        now,
+        snap.seconds_per_move,
+        actor=seat,
+        extra=extra,
+        starts_by=snap.clock_starts_by(to_act, now),
     )
     bots_due = bool(cache.bot_seats(table_id, snap.seats_rev) & set(to_act))
     fields: dict[str, Any] = {
@@ -187,6 +198,7 @@ def _apply(
         "updated_at": now,
         "deadline": deadline,
         "bot_due": now + timedelta(seconds=bot_delay()) if bots_due else None,
+        "last_kind": kind,  # states say who acted (the clock?) without reading the log
     }
     status, result, finished_at = PLAYING, None, None
     if match.finished:
@@ -208,7 +220,13 @@ def _apply(
     if not claim.claim(table_id, seq, fields, action_row, seats_rev=snap.seats_rev):
         raise TableError("stale", "another action was applied first")
     new_snap = replace(
-        snap, seq=new_seq, status=status, deadline=deadline, result=result, finished_at=finished_at
+        snap,
+        seq=new_seq,
+        status=status,
+        deadline=deadline,
+        result=result,
+        finished_at=finished_at,
+        last_kind=kind,
     )
     transaction.on_commit(lambda: after_commit(new_snap, match, bots_due))
     return Played(new_seq, applied=True)

@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from gameplay import api as gameplay
 from league.api.permissions import record_is_public
-from league.models import Bye, Entry, Event, Fixture, Player, Result, Round, Seat
+from league.models import Bye, Entry, Event, Fixture, FixtureProposal, Player, Result, Round, Seat
 from league.services.rounds import loaded_fingerprint
 
 
@@ -89,6 +89,7 @@ class EventSerializer(serializers.ModelSerializer):
             "deals_per_match", "leftover", "bye_match_points", "tiebreaks", "seconds_per_move",
             "on_timeout", "play_online", "allow_spectators", "allow_bot_accounts", "visibility",
             "status",
+            "time_zone", "asynchronous", "deadline_policy", "extension_days",
             "entries_count", "created_at", "url",
         ]  # fmt: skip
         # No `seed`: it would let anyone compute the next rounds' plans and the lot in advance.
@@ -113,6 +114,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
             "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
             "allow_spectators", "allow_bot_accounts", "seed",
+            "time_zone", "asynchronous", "deadline_policy", "extension_days",
         ]  # fmt: skip
 
 
@@ -210,10 +212,21 @@ class FixtureSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
     result = serializers.SerializerMethodField()
+    deadline = serializers.SerializerMethodField(
+        help_text="the table's deadline: its round's, or the 'extend' policy's (null: none)"
+    )
 
     class Meta:
         model = Fixture
-        fields = ["id", "round", "number", "table_ref", "seats", "result"]
+        fields = [
+            "id", "round", "number", "table_ref", "seats", "result",
+            "deadline", "opened_at", "deadline_outcome",
+        ]  # fmt: skip
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_deadline(self, fixture: Fixture) -> str | None:
+        moment = fixture.extended_until or fixture.round.deadline
+        return serializers.DateTimeField().to_representation(moment) if moment else None
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
@@ -230,7 +243,10 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "published_at", "fixtures", "byes", "draft"]
+        fields = [
+            "number", "status", "published_at", "starts_at", "deadline", "fixtures", "byes",
+            "draft",
+        ]  # fmt: skip
 
     def get_draft(self, round_: Round) -> str | None:
         if round_.status != Round.Status.DRAFT:
@@ -273,6 +289,36 @@ class ResultPostSerializer(serializers.Serializer):
         min_value=0,
         help_text="the version you are correcting (0: none yet); refused if it has changed",
     )
+
+
+class RoundScheduleSerializer(serializers.Serializer):
+    """A round's window; null clears a time. ISO 8601 with an offset (or Z)."""
+
+    starts_at = serializers.DateTimeField(allow_null=True, required=False, default=None)
+    deadline = serializers.DateTimeField(allow_null=True, required=False, default=None)
+
+
+class ProposalSerializer(serializers.ModelSerializer):
+    proposed_by = PlayerRefSerializer(read_only=True)
+    accepted_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FixtureProposal
+        fields = ["id", "starts_at", "proposed_by", "accepted_by", "agreed_at", "created_at"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_accepted_by(self, proposal: FixtureProposal) -> list[int]:
+        """Seat numbers whose players accept this time."""
+        return sorted(s.number for s in proposal.acceptances.all())
+
+
+class ProposalPostSerializer(serializers.Serializer):
+    starts_at = serializers.DateTimeField(help_text="ISO 8601 with an offset (or Z)")
+
+
+class OpenedTableSerializer(serializers.Serializer):
+    table_ref = serializers.CharField()
+    url = serializers.CharField(help_text="the table's page (log in to play your seat)")
 
 
 # --- standings --------------------------------------------------------------------------------

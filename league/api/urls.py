@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import ratings, views
+from league.api import ratings, schedule, views
 
 app_name = "league-api"
 
@@ -29,6 +29,26 @@ urlpatterns = [
     path(f"{EVENT}rounds/<int:number>/swap/", views.RoundSwap.as_view(), name="round-swap"),
     path(
         f"{EVENT}rounds/<int:number>/publish/", views.RoundPublish.as_view(), name="round-publish"
+    ),
+    path(
+        f"{EVENT}rounds/<int:number>/schedule/",
+        schedule.RoundSchedule.as_view(),
+        name="round-schedule",
+    ),
+    path(
+        f"{EVENT}fixtures/<int:fixture_id>/proposals/",
+        schedule.FixtureProposals.as_view(),
+        name="fixture-proposals",
+    ),
+    path(
+        f"{EVENT}fixtures/<int:fixture_id>/proposals/<int:proposal_id>/accept/",
+        schedule.ProposalAccept.as_view(),
+        name="proposal-accept",
+    ),
+    path(
+        f"{EVENT}fixtures/<int:fixture_id>/open/",
+        schedule.FixtureOpen.as_view(),
+        name="fixture-open",
     ),
     path(f"{EVENT}fixtures/", views.FixtureList.as_view(), name="fixtures"),
     path(f"{EVENT}fixtures/<int:fixture_id>/", views.FixtureDetail.as_view(), name="fixture"),

@@ -21,10 +21,12 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
+from league.forms_schedule import NoticeSettingsForm
 from league.models import Player
 from league.profile import deletion, services
 from league.profile.forms import ClaimForm, DeleteAccountForm, ProfileForm, ReportForm
 from league.services import claims, reports
+from league.services.notifications import email_switches
 from league.services.players import player_for_user
 
 
@@ -61,6 +63,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "form": form,
         "player": player,
         "token": services.personal_token(user),
+        "notice_form": NoticeSettingsForm(initial=email_switches(user)),
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "account/profile.html", context, status=status)

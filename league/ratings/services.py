@@ -81,17 +81,19 @@ def is_provisional(rating: Rating) -> bool:
 
 
 def rated_events() -> QuerySet[Event]:
-    """The events whose matches count for the ratings: published ones that at least one
-    organizer holding the organizer role runs (staff hold it).
+    """The events whose matches count for the ratings: published ones whose owner (the account
+    that created them) holds the organizer role (staff hold it).
 
     The one rule for event matches, read by every path in (a result, publishing, the sweep,
-    recompute): a draft never counts, nor does an event nobody with the role organizes — any
-    account could otherwise make an event, enter rated players and post whatever it likes. A
-    role granted or taken away later is followed by the next sweep (and by recompute).
+    recompute): a draft never counts, nor does an event of an account without the role — with
+    organizing open to every account (`LEAGUE_OPEN_ORGANIZING`) anyone could otherwise make an
+    event, enter rated players and post whatever it likes. The owner's role, not a
+    co-organizer's: an account without the role cannot make its event count by adding someone
+    who holds it. An event whose owner's account is gone counts no more. A role granted or
+    taken away later is followed by the next sweep (and by recompute).
     """
-    organized = Event.organizers.through.objects.filter(user__in=organizer_role_holders())
     return Event.objects.filter(
-        visibility=Event.Visibility.PUBLISHED, pk__in=organized.values("event_id")
+        visibility=Event.Visibility.PUBLISHED, owner__in=organizer_role_holders()
     )
 
 

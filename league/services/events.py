@@ -1,7 +1,9 @@
-"""Creating and running events, and entering players.
+"""Creating, running and deleting events; entering, withdrawing and removing players.
 
 Every function here that changes an event takes the acting account (`by`) and authorizes it
-first (`check_can_manage`, league/services/permissions.py), whoever calls it.
+first (`check_can_manage`, league/services/permissions.py), whoever calls it. The rules every
+way into an event shares (an entry, an import, a sign-up) are in `league.services.entering`;
+a place an entrant gives up goes to the waiting list (`league.services.waiting_list`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,26 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
-from league import queue, scheduling
+from league import queue
 from league.errors import LeagueError
-from league.models import Entry, Event, Fixture, Player
-from league.services import players
+from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
+from league.services import players, waiting_list
+from league.services.entering import (
+    check_format,
+    check_may_enter_existing,
+    check_may_play_in,
+    create_entry,
+    late_entry_problem,
+    locked_allows_bot_accounts,
+    require_open,
+)
+from league.services.event_times import check_schedule_fields
 from league.services.permissions import check_can_manage, check_can_organize
 from league.services.standings import touch_standings
 from league.standings import validate_tiebreaks
+
+# Re-exported: callers found these here before `entering` existed.
+__all__ = ["check_format", "check_may_play_in", "locked_allows_bot_accounts", "require_open"]
 
 DEFAULT_TIEBREAKS = ["total_payouts", "wins", "opponents_average_payout", "head_to_head", "lot"]
 
@@ -28,15 +43,6 @@ DEFAULT_TIEBREAKS = ["total_payouts", "wins", "opponents_average_payout", "head_
 def check_tiebreaks(names: list[str]) -> list[str]:
     validate_tiebreaks(names)  # raises StandingsError, a LeagueError
     return list(names)
-
-
-def check_format(name: str) -> scheduling.Format:
-    """The registered format called `name` (league/scheduling/formats/): an event's rules
-    between rounds. An unknown one (or one no longer registered) is a clear refusal, not a 500."""
-    try:
-        return scheduling.get_format(name)
-    except scheduling.SchedulingError as exc:
-        raise LeagueError(str(exc)) from None
 
 
 def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
@@ -57,6 +63,7 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
     if int(fields.get("deals_per_match", 1)) < 1:
         raise LeagueError("a match needs at least one deal")
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)
+    check_schedule_fields(fields)  # time zone, asynchronous play, deadline policy
     fields["table_size"] = info.seats
     return fields
 
@@ -77,7 +84,8 @@ def unique_slug(name: str) -> str:
 
 @transaction.atomic
 def create_event(organizer: Any, **fields: Any) -> Event:
-    """A new draft event organized by `organizer`, who needs the organizer role.
+    """A new draft event owned and organized by `organizer`, who needs the organizer role (or
+    open organizing: `can_organize`).
 
     Without a `seed` the event draws a random one: its round plans and lot stay repeatable, but
     nobody can work them out in advance. (Deals never come from it: every table has its own
@@ -89,7 +97,7 @@ def create_event(organizer: Any, **fields: Any) -> Event:
         fields["seed"] = secrets.randbits(62)
     fields.pop("table_size")
     fields.setdefault("slug", unique_slug(fields["name"]))
-    event = Event.objects.create(**fields)
+    event = Event.objects.create(owner=organizer, **fields)
     event.organizers.add(organizer)
     return event
 
@@ -163,23 +171,29 @@ def close_event(event: Event, *, by: Any) -> None:
     Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
 
 
-def require_open(event: Event) -> None:
-    if event.status == Event.Status.CLOSED:
-        raise LeagueError("this event is closed")
+@transaction.atomic
+def delete_event(event: Event, *, by: Any) -> None:
+    """Delete a draft event and everything in it (entries, draft rounds, the waiting list).
+
+    Only a draft: a published event's results are public (and may be rated). A draft that has a
+    published round (made before publishing a round published the event too) keeps it: its
+    tables may be online."""
+    check_can_manage(by, event)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.visibility != Event.Visibility.DRAFT:
+        raise LeagueError(
+            _("only a draft event can be deleted: %(name)s is published") % {"name": event.name}
+        )
+    if event.round_set.filter(status=Round.Status.PUBLISHED).exists():
+        raise LeagueError(_("this draft has a published round: it cannot be deleted"))
+    event.delete()
 
 
 # --- entries ----------------------------------------------------------------------------------
 
 
-def check_may_enter_existing(user: Any) -> None:
-    """Entering a player who exists already (with their rating history) needs the role."""
-    check_can_organize(
-        user, _("entering a player who exists already needs the organizer role (staff grant it)")
-    )
-
-
 @transaction.atomic
-def add_entry(event: Event, player: Player, *, by: Any, checked_in: bool = False) -> Entry:
+def add_entry(event: Event, player: Player, *, by: Any, checked_in: bool = True) -> Entry:
     """Enter a player who exists already: the event's manager, holding the organizer role."""
     check_can_manage(by, event)
     check_may_enter_existing(by)
@@ -193,11 +207,12 @@ def enter_player(
     by: Any,
     name: str | None = None,
     player_id: int | None = None,
-    checked_in: bool = False,
+    checked_in: bool = True,
 ) -> Entry:
     """Find the player (by id, or by name: a new name makes a new player), then enter them.
 
-    The organizer form and the API. A new name needs only the right to manage the event; an
+    The organizer form and the API (both check the player in unless told otherwise: a round
+    plans only checked-in players). A new name needs only the right to manage the event; an
     existing player also needs the organizer role (`add_entry`). One transaction: a refused
     entry leaves no new player behind.
     """
@@ -214,45 +229,7 @@ def enter_player(
 
 def _enter(event: Event, player: Player, *, checked_in: bool) -> Entry:
     """The entry itself, for the two services above (which have authorized the caller)."""
-    require_open(event)
-    check_may_play_in(event, player)
-    if not check_format(event.format).late_entries and event.round_set.exists():
-        raise LeagueError(
-            _("a %(format)s takes no entries once its first round is planned")
-            % {"format": event.format}
-        )
-    entry, created = Entry.objects.get_or_create(
-        event=event, player=player, defaults={"checked_in": checked_in}
-    )
-    if not created:
-        raise LeagueError(f"{player.name} has already entered")
-    players.stamp_rating_at_entry(entry)
-    touch_standings(event.pk)
-    return entry
-
-
-def check_may_play_in(event: Event, player: Player) -> None:
-    """Refuse a player who may not enter this event: a built-in bot (bots fill seats by
-    themselves), a deleted account's player, a bot account where the event allows none."""
-    if player.is_builtin_bot:
-        raise LeagueError(_("Built-in bots fill seats by themselves; they cannot enter."))
-    if player.deleted_at is not None:
-        raise LeagueError(
-            _("%(name)s's account was deleted: the player keeps its results but plays no more.")
-            % {"name": player.name}
-        )
-    if player.is_bot_account and not locked_allows_bot_accounts(event):
-        raise LeagueError(
-            _("%(name)s is a bot account, and this event does not allow bot accounts.")
-            % {"name": player.name}
-        )
-
-
-def locked_allows_bot_accounts(event: Event) -> bool:
-    """The event's rule as stored, its row locked: an organizer switching bot accounts off and
-    a bot account entering at the same moment happen one after the other."""
-    rows = Event.objects.select_for_update().filter(pk=event.pk)
-    return bool(rows.values_list("allow_bot_accounts", flat=True).get())
+    return create_entry(event, player, checked_in=checked_in)
 
 
 def check_bot_accounts_may_stay(event: Event, allow_bot_accounts: bool) -> None:
@@ -279,18 +256,34 @@ def check_bot_accounts_may_stay(event: Event, allow_bot_accounts: bool) -> None:
 
 def check_in(entry: Entry, checked_in: bool = True, *, by: Any) -> None:
     check_can_manage(by, entry.event)
+    set_checked_in(entry, checked_in)
+
+
+def set_checked_in(entry: Entry, checked_in: bool) -> None:
+    """Check the entrant in or out, for `check_in` and a player's self check-in (each caller
+    has authorized its account)."""
     require_open(entry.event)
     if entry.withdrawn and checked_in:
-        raise LeagueError(f"{entry.player.name} has withdrawn: later rounds skip them")
+        raise LeagueError(
+            _("%(name)s has withdrawn: later rounds skip them") % {"name": entry.player.name}
+        )
     Entry.objects.filter(pk=entry.pk).update(checked_in=checked_in)
 
 
+@transaction.atomic
 def withdraw(entry: Entry, *, by: Any) -> None:
-    """Later rounds skip the player; results already in are kept."""
+    """Later rounds skip the player; results already in are kept. Undone by `reinstate`."""
     check_can_manage(by, entry.event)
+    withdraw_entry(entry)
+
+
+def withdraw_entry(entry: Entry) -> None:
+    """The withdrawal itself, for `withdraw` and a player withdrawing themselves (each caller
+    has authorized its account); the place goes to the waiting list."""
     require_open(entry.event)
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
     if entry.withdrawn:
-        raise LeagueError(f"{entry.player.name} has already withdrawn")
+        raise LeagueError(_("%(name)s has already withdrawn") % {"name": entry.player.name})
     last = (
         entry.event.round_set.filter(status="published")
         .order_by("-number")
@@ -298,3 +291,60 @@ def withdraw(entry: Entry, *, by: Any) -> None:
         .first()
     )
     Entry.objects.filter(pk=entry.pk).update(withdrawn_after_round=last or 0)
+    touch_standings(entry.event_id)  # a withdrawal before play is listed apart
+    waiting_list.move_up(entry.event)
+
+
+@transaction.atomic
+def reinstate(entry: Entry, *, by: Any) -> Entry:
+    """Undo a withdrawal: the player is in the next rounds again (checked in as they were).
+
+    Beyond the capacity if need be (the organizer decides; the capacity limits sign-up only).
+    Refused where the format would not take them as a new entrant (a knockout once a round
+    after their withdrawal is planned: only that round's survivors play on)."""
+    check_can_manage(by, entry.event)
+    require_open(entry.event)
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    if not entry.withdrawn:
+        raise LeagueError(_("%(name)s has not withdrawn") % {"name": entry.player.name})
+    later = entry.event.round_set.filter(number__gt=entry.withdrawn_after_round).exists()
+    if later and late_entry_problem(entry.event):
+        raise LeagueError(
+            _(
+                "%(name)s cannot come back: a %(format)s takes nobody in once a later round "
+                "is planned"
+            )
+            % {"name": entry.player.name, "format": entry.event.format}
+        )
+    check_may_play_in(entry.event, entry.player)
+    Entry.objects.filter(pk=entry.pk).update(withdrawn_after_round=None)
+    touch_standings(entry.event_id)
+    entry.refresh_from_db()
+    return entry
+
+
+def has_played(entry: Entry) -> bool:
+    """Whether the entrant has a seat or a bye in any round of the event (drafts included)."""
+    seated = Seat.objects.filter(fixture__round__event_id=entry.event_id, player_id=entry.player_id)
+    byes = Bye.objects.filter(round__event_id=entry.event_id, player_id=entry.player_id)
+    return seated.exists() or byes.exists()
+
+
+@transaction.atomic
+def remove_entry(entry: Entry, *, by: Any) -> None:
+    """Take back an entry made by mistake: only one that has never been in a round (a draft
+    round counts: discard it first). The player stays; their place goes to the waiting list."""
+    check_can_manage(by, entry.event)
+    require_open(entry.event)
+    entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
+    if has_played(entry):
+        raise LeagueError(
+            _(
+                "%(name)s is in a round of this event (a draft counts: discard it first); "
+                "withdraw them instead"
+            )
+            % {"name": entry.player.name}
+        )
+    entry.delete()
+    touch_standings(entry.event_id)
+    waiting_list.move_up(entry.event)

@@ -8,15 +8,22 @@
   (`Event.organizers`) and staff. An organizer keeps managing the events they organize even
   after losing the role; those events just stop counting for the ratings.
 
-`can_organize` (one account) and `organizer_role_holders` (the same rule as a queryset, for the
-ratings' predicate) are the two places the role is decided: opening organizing to every account
-by a setting is a change to these two functions; co-organizers are a change to `can_manage`.
+- **Open organizing** (`LEAGUE_OPEN_ORGANIZING`, default off) lets every active account
+  organize: `can_organize` says yes to all of them, while `organizer_role_holders` — what the
+  ratings trust — stays the role. An event whose owner lacks the role is then never rated
+  (`league.ratings.services.rated_events`, the one predicate).
+- **Co-organizers** (league.services.organizers) are organizers of one event with the owner's
+  rights there; the owner (`Event.owner`, who created it) cannot be removed.
+
+`has_organizer_role` (one account) and `organizer_role_holders` (the same rule as a queryset)
+decide the role; `can_organize` adds the setting; `can_manage` decides one event.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
@@ -28,11 +35,25 @@ from league.models import Event
 ORGANIZE_EVENTS = "league.organize_events"
 
 
-def can_organize(user: Any) -> bool:
+def open_organizing() -> bool:
+    """Whether every account may organize (`LEAGUE_OPEN_ORGANIZING`); their events are rated
+    only if their owner holds the role."""
+    return bool(getattr(settings, "LEAGUE_OPEN_ORGANIZING", False))
+
+
+def has_organizer_role(user: Any) -> bool:
     """Whether the account holds the organizer role (staff and superusers always do)."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     return bool(user.is_staff or user.has_perm(ORGANIZE_EVENTS))
+
+
+def can_organize(user: Any) -> bool:
+    """Whether the account may create events and enter existing players: the role, or any
+    active account while organizing is open."""
+    if open_organizing() and getattr(user, "is_authenticated", False) and user.is_active:
+        return True
+    return has_organizer_role(user)
 
 
 def organizer_role() -> Permission:
@@ -42,7 +63,8 @@ def organizer_role() -> Permission:
 
 
 def organizer_role_holders() -> QuerySet:
-    """Every account `can_organize` says yes to, as one queryset (no row per permission).
+    """Every account `has_organizer_role` says yes to, as one queryset (no row per permission);
+    the open-organizing setting never widens it.
 
     Django's `has_perm` is the model backend's: active accounts, superusers, and the permission
     given to the account itself or to one of its groups.
@@ -66,10 +88,13 @@ def check_can_organize(user: Any, what: str | None = None) -> None:
 
 
 def can_manage(user: Any, event: Event) -> bool:
-    """Staff and the event's organizers may change an event; nobody else."""
-    if not getattr(user, "is_authenticated", False):
+    """Staff and the event's organizers (its owner and co-organizers) may change an event;
+    nobody else."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
-    return bool(user.is_staff or event.organizers.filter(pk=user.pk).exists())
+    if user.is_staff or event.owner_id == user.pk:
+        return True
+    return event.organizers.filter(pk=user.pk).exists()
 
 
 def check_can_manage(user: Any, event: Event) -> None:

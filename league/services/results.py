@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 
 from gameplay import api as gameplay
 from league import queue, scheduling
 from league.errors import LeagueError, LeagueFault
 from league.models import Fixture, LedgerEntry, Result, Round, Seat
 from league.services.events import check_format, require_open
+from league.services.notifications import notify
 from league.services.permissions import check_can_manage
 from league.services.standings import touch_standings
 
@@ -164,6 +166,63 @@ def record_result(
     write_ledger(result)
     touch_standings(event.pk)
     queue.rate_result(result.pk)  # robust: a broker that is down is no 500 (a sweep catches up)
+    notify_result(fixture, result)
+    return result
+
+
+def notify_result(fixture: Fixture, result: Result) -> int:
+    """Tell the table's players with accounts that its result counts (or was corrected)."""
+    event = fixture.round.event
+    users = Seat.objects.filter(fixture=fixture, player__user__isnull=False).values_list(
+        "player__user_id", flat=True
+    )
+    return notify(
+        users,
+        "result_corrected" if result.version > 1 else "result_entered",
+        key=f"result:{result.pk}",
+        event=event,
+        url=reverse("league:round", args=[event.slug, fixture.round.number]),
+        context={
+            "round": fixture.round.number,
+            "table": fixture.number,
+            "reason": result.reason,
+        },
+    )
+
+
+@transaction.atomic
+def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str) -> Result:
+    """Count a match nobody played: the `forfeited_seats` forfeit, the others win, no deal and no
+    payout. The system's own (an asynchronous event's deadline policy, which decided it), never a
+    page's or the API's: organizers enter forfeits with a record or a score sheet."""
+    fixture = Fixture.objects.select_for_update().select_related("round__event").get(pk=fixture.pk)
+    event = fixture.round.event
+    require_open(event)
+    if fixture.results.filter(current=True).exists():
+        raise LeagueError(f"table {fixture.number} already has a result")
+    n = fixture.seats.count()
+    forfeited = sorted(set(forfeited_seats))
+    if not forfeited or any(s not in range(n) for s in forfeited):
+        raise LeagueFault(f"forfeited seats {forfeited} for a table of {n}")
+    version = (fixture.results.order_by("-version").values_list("version", flat=True).first()) or 0
+    result = Result.objects.create(
+        fixture=fixture,
+        version=version + 1,
+        current=True,
+        source=Result.Source.SHEET,
+        sheet={"deals": [], "forfeit": "deadline"},
+        scored={
+            "game": event.game,
+            "complete": False,
+            "deals": [],
+            "totals": {"scores": [0] * n, "payouts": [0] * n},
+            "winners": [s for s in range(n) if s not in forfeited],
+        },
+        forfeited_seats=forfeited,
+        reason=reason[:300],
+    )
+    touch_standings(event.pk)
+    queue.rate_result(result.pk)
     return result
 
 

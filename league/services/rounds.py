@@ -14,14 +14,17 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
 from league import scheduling
-from league.errors import LeagueError
+from league.errors import LeagueConflict, LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
 from league.services.events import check_format, require_open
+from league.services.events import publish_event as publish_event_service
+from league.services.notifications import notify
 from league.services.permissions import check_can_manage
 from league.services.players import DEFAULT_BOT_LEVEL, bot_players
 from league.services.results import table_result
@@ -127,6 +130,8 @@ def generate_round(event: Event, *, by: Any) -> Round:
     check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_open(event)
+    if event.check_in_open:  # the plan takes who is checked in: not while that may change
+        raise LeagueError(_("self check-in is open: close it before planning the round"))
     last = event.round_set.order_by("-number").first()
     if last and last.status == Round.Status.DRAFT:
         raise LeagueError(f"round {last.number} is still a draft: publish or discard it first")
@@ -257,9 +262,18 @@ def swap_players(
     a.save()
 
 
+class DraftEventRound(LeagueConflict):
+    """Publishing a round of a draft event needs `publish_event=True` (the API's 409)."""
+
+
 @transaction.atomic
-def publish_round(round_: Round, *, by: Any) -> Round:
-    """Make a draft round public; refused if anyone sits twice (or at a table and a bye)."""
+def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Round:
+    """Make a draft round public; refused if anyone sits twice (or at a table and a bye).
+
+    In a draft event the round's players would get a 404 (their table's event is hidden), so
+    the round is published only together with the event: `publish_event=True` says the caller
+    asked (the page's confirmation, the API's `publish_event: true`); without it, DraftEventRound.
+    """
     check_can_manage(by, round_.event)
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
     require_open(round_.event)
@@ -282,14 +296,69 @@ def publish_round(round_: Round, *, by: Any) -> Round:
     short = round_.fixtures.annotate(n=Count("seats")).exclude(n=table_size).first()
     if short is not None:
         raise LeagueError(f"table {short.number} does not have {table_size} players")
+    if round_.event.visibility == Event.Visibility.DRAFT:
+        if not publish_event:
+            raise DraftEventRound(
+                _(
+                    "%(event)s is a draft: publishing round %(number)s publishes the event too "
+                    "(its players would otherwise find no event, nor their table). Confirm to "
+                    "publish both (API: send publish_event: true)."
+                )
+                % {"event": round_.event.name, "number": round_.number}
+            )
+        publish_event_service(round_.event, by=by)
+        round_.event.visibility = Event.Visibility.PUBLISHED
     Round.objects.filter(pk=round_.pk).update(
         status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
     touch_standings(round_.event_id)  # byes count from publication
-    if round_.event.play_online:
-        open_tables(round_)
+    if round_.event.play_online and not round_.event.asynchronous:
+        open_tables(round_)  # an asynchronous event's tables open when a player opens them
     round_.refresh_from_db()
+    announce_round(round_)
     return round_
+
+
+def fixture_page(fixture: Fixture, event: Event) -> str:
+    """The path of a fixture's page (its schedule, proposals, table link): `league:fixture`."""
+    return reverse("league:fixture", args=[event.slug, fixture.pk])
+
+
+def fixture_is_online(seats: Iterable[Seat]) -> bool:
+    """Whether a fixture can be played online: every seat a built-in bot or an account."""
+    return all(s.player.is_builtin_bot or s.player.user_id is not None for s in seats)
+
+
+def announce_round(round_: Round) -> int:
+    """Tell every player with an account where they sit (part of `publish_round`): the table's
+    page to play an online table now, else the fixture's page — a path, never a seat token."""
+    event = round_.event
+    made = 0
+    for fixture in round_.fixtures.prefetch_related("seats__player"):
+        seats = list(fixture.seats.all())
+        online = event.play_online and fixture_is_online(seats)
+        ref = fixture.table_ref
+        url = f"/tables/{ref}/" if ref else fixture_page(fixture, event)
+        for seat in seats:
+            if seat.player.user_id is None:
+                continue
+            context = {
+                "round": round_.number,
+                "table": fixture.number,
+                "seat": seat.number,
+                "online": bool(fixture.table_ref),
+                "asynchronous": online and event.asynchronous,
+                "deadline": round_.deadline.isoformat() if round_.deadline else "",
+            }
+            made += notify(
+                [seat.player.user_id],
+                "round_published",
+                key=f"round_published:{round_.pk}",
+                event=event,
+                url=url,
+                context=context,
+            )
+    return made
 
 
 def open_tables(round_: Round) -> None:
@@ -302,23 +371,36 @@ def open_tables(round_: Round) -> None:
     event = round_.event
     for fixture in round_.fixtures.prefetch_related("seats__player"):
         seats = list(fixture.seats.all())
-        if any(not s.player.is_builtin_bot and s.player.user_id is None for s in seats):
+        if not fixture_is_online(seats):
             continue
-        levels = {s.player.bot_level for s in seats if s.player.is_builtin_bot}
-        table_ref = gameplay.start_table(
-            event.game,
-            seats=[s.player.name if s.player.is_builtin_bot else s.player.user_id for s in seats],
-            names=[s.player.name for s in seats],
-            # A round's bots share one level (`bot_players`); a table plays them at it.
-            bot_level=min(levels) if levels else DEFAULT_BOT_LEVEL,
-            variant=event.variant,
-            n_deals=event.deals_per_match,
-            # No seed: gameplay draws a secret one. Anything derived from the event's seed or
-            # the fixture id (both public or guessable) would let anyone replay every hand.
-            seed=None,
-            seconds_per_move=event.seconds_per_move,
-            on_timeout=event.on_timeout,
-            allow_spectators=event.allow_spectators,
-            rated=False,  # the league rates fixtures from their counted results
-        )
+        table_ref = start_fixture_table(event, seats)
         Fixture.objects.filter(pk=fixture.pk).update(table_ref=table_ref)
+
+
+def start_fixture_table(
+    event: Event, seats: list[Seat], *, bot_seats: frozenset[int] = frozenset()
+) -> str:
+    """Open the online table of one fixture (`seats` in seat order, players loaded) and return
+    its id. `bot_seats`: seat numbers of people a bot plays for (an asynchronous event's
+    deadline policy "bot"); the seat keeps its player's name, so the record counts for them.
+    Part of `publish_round` and of `league.services.schedule`, which authorized the caller."""
+    levels = {s.player.bot_level for s in seats if s.player.is_builtin_bot}
+    return gameplay.start_table(
+        event.game,
+        seats=[
+            s.player.name if s.player.is_builtin_bot or s.number in bot_seats else s.player.user_id
+            for s in seats
+        ],
+        names=[s.player.name for s in seats],
+        # A round's bots share one level (`bot_players`); a table plays them at it.
+        bot_level=min(levels) if levels else DEFAULT_BOT_LEVEL,
+        variant=event.variant,
+        n_deals=event.deals_per_match,
+        # No seed: gameplay draws a secret one. Anything derived from the event's seed or
+        # the fixture id (both public or guessable) would let anyone replay every hand.
+        seed=None,
+        seconds_per_move=event.seconds_per_move,
+        on_timeout=event.on_timeout,
+        allow_spectators=event.allow_spectators,
+        rated=False,  # the league rates fixtures from their counted results
+    )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 
 from league import queue
-from league.models import Bye, Entry, Event, Fixture, Player, Result, StandingsSnapshot
+from league.models import Bye, Entry, Event, Fixture, Player, Result, Seat, StandingsSnapshot
 from league.standings import ByeRecord, MatchRecord, StandingsConfig, compute_standings
 
 
@@ -56,9 +56,45 @@ def bye_records(event: Event) -> list[ByeRecord]:
     ]
 
 
+def played_in(event: Event) -> Q:
+    """Entries (as a filter on Entry) whose player has a seat or a bye in a published round."""
+    seated = Seat.objects.filter(
+        fixture__round__event=OuterRef("event_id"),
+        fixture__round__status="published",
+        player_id=OuterRef("player_id"),
+    )
+    byes = Bye.objects.filter(
+        round__event=OuterRef("event_id"),
+        round__status="published",
+        player_id=OuterRef("player_id"),
+    )
+    return Q(Exists(seated)) | Q(Exists(byes))
+
+
+def ranked_entrants(event: Event) -> list[int]:
+    """Who the standings rank: every entrant, except those who withdrew before they played (a
+    seat or a bye in a published round): those are listed apart, never ranked above anyone."""
+    withdrawn_unplayed = Q(withdrawn_after_round__isnull=False) & ~played_in(event)
+    return list(
+        Entry.objects.filter(event=event)
+        .exclude(withdrawn_unplayed)
+        .values_list("player_id", flat=True)
+    )
+
+
+def withdrawn_before_play(event: Event) -> list[Entry]:
+    """The entries `ranked_entrants` leaves out, by name (their players loaded)."""
+    return list(
+        Entry.objects.filter(event=event, withdrawn_after_round__isnull=False)
+        .exclude(played_in(event))
+        .select_related("player")
+        .order_by("player__name")
+    )
+
+
 def compute_rows(event: Event) -> list[dict[str, Any]]:
     """The standings table as JSON-ready rows, with player names for the pages."""
-    players = list(Entry.objects.filter(event=event).values_list("player_id", flat=True))
+    players = ranked_entrants(event)
     matches = match_records(event)
     # A bot that filled a seat takes part in matches but is no entrant of the event.
     entrants = set(players)

@@ -133,9 +133,19 @@
     const step = pos === 0 ? data.start : data.steps[pos - 1];
     const state = stateAt(deal, pos);
     M.show(state);
+    drawSummary(step);
     drawHands(data, state.view, step);
     drawControls(data, state, step);
     document.title = `${cfg.gameName} · ${S.title} · ${fmt(S.dealOf, { n: deal + 1, m: nDeals })} · Mediana`;
+  }
+
+  // A deal's last step shows how it was scored (the engine's summary, static/js/summary.js).
+  function drawSummary(step) {
+    const node = $("replay-summary");
+    if (!node) return;
+    const summary = step.deal_over && step.summary;
+    if (summary && M.summary) fill(node, h("h2", null, S.summary || "How the deal was scored"), M.summary.body(summary));
+    node.hidden = !(summary && M.summary);
   }
 
   function drawHands(data, view, step) {

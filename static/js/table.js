@@ -40,6 +40,76 @@
     node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
   }
 
+  // ------------------------------------------------------------------ hints
+  // What a contract, a signal or a target means: the engine's HINTS, put in the page config by
+  // the server (gameplay/engines/hints.py). A hinted thing has a `title` for the mouse and an
+  // (i) beside it that a tap (or Enter) opens and closes; hovering the (i) opens it too. The
+  // (i) is a span, not a button: "#action-buttons button" stays the list of actions.
+  const hints = cfg.hints || {};
+  let openHint = null; // the id (key@where) of the explanation a tap opened, kept across renders
+  const hint = (key) => (key && hints[key]) || "";
+
+  // Keep an open explanation inside the window (a hinted thing near its edge).
+  function placeHint(tip) {
+    const box = tip.lastChild;
+    box.style.marginLeft = "0px";
+    const r = box.getBoundingClientRect();
+    if (!r.width || getComputedStyle(box).position === "fixed") return;
+    const pad = 8;
+    let shift = 0;
+    if (r.right > window.innerWidth - pad) shift = window.innerWidth - pad - r.right;
+    if (r.left + shift < pad) shift = pad - r.left;
+    box.style.marginLeft = `${shift}px`;
+  }
+  function syncHints() {
+    for (const node of document.querySelectorAll(".hint[data-hint-id]")) {
+      const on = node.dataset.hintId === openHint;
+      node.classList.toggle("open", on);
+      node.firstChild.setAttribute("aria-expanded", on ? "true" : "false");
+      if (on) placeHint(node);
+    }
+  }
+  function toggleHint(event) {
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    event.stopPropagation();
+    const id = event.currentTarget.parentNode.dataset.hintId;
+    openHint = openHint === id ? null : id;
+    syncHints();
+  }
+  // The (i) of `key` (null when the game has no such hint); `where` tells apart two places
+  // showing the same key (the contract in the board line and on the declarer's seat).
+  function hintTip(key, where) {
+    const text = hint(key);
+    if (!text) return null;
+    const id = `${key}@${where || ""}`;
+    const open = openHint === id;
+    return h(
+      "span",
+      { class: `hint${open ? " open" : ""}`, dataset: { hint: key, hintId: id }, onpointerenter: (event) => placeHint(event.currentTarget) },
+      h("span", { class: "hint-i", role: "button", tabindex: "0", title: "", "aria-label": cfg.hintLabel || "What does this mean?", "aria-expanded": open ? "true" : "false", onclick: toggleHint, onkeydown: toggleHint }, "i"),
+      h("span", { class: "hint-text", role: "tooltip" }, text),
+    );
+  }
+  // `content` with its explanation: a title and the (i); just `content` without a hint.
+  function hinted(content, key, where) {
+    const text = hint(key);
+    if (!text) return content;
+    return h("span", { class: "hinted", title: text }, content, hintTip(key, where));
+  }
+  // The hint of a legal entry's button: the game's own key, else its contract or its act.
+  function hintKeyOf(entry) {
+    const own = game.hintKey && game.hintKey(entry);
+    if (own) return own;
+    return entry.contract ? `contract.${entry.contract}` : `act.${entry.act}`;
+  }
+  document.addEventListener("click", (event) => {
+    if (openHint && !event.target.closest(".hint")) {
+      openHint = null;
+      syncHints();
+    }
+  });
+
   // ------------------------------------------------------------------ the game's hooks
   // Every hook is optional; a game module registers only what differs from these defaults.
   //   deck                     {glyph, suit, rank, legend}: suit glyphs and names, rank names
@@ -71,6 +141,7 @@
     legend: "",
   };
   const games = {};
+  const renderHooks = []; // fn(state, view) after every render (static/js/summary.js)
   let game = {};
   const deck = () => game.deck || FRENCH;
 
@@ -109,7 +180,7 @@
 
   // ------------------------------------------------------------------ names
   const seatName = (s) => (s === null || s === undefined ? "—" : (cfg.players[s] || {}).name || `seat ${s}`);
-  const who = (s) => (s === cfg.seat ? `${seatName(s)} (you)` : seatName(s));
+  const who = (s) => (typeof s === "number" && s === cfg.seat ? `${seatName(s)} (you)` : seatName(s));
   const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -121,6 +192,7 @@
   let clockAt = 0; // performance.now() when `current.clock` was received
   let idCounter = 0;
   let flash = null; // {text, kind, until}
+  const clockNotes = new Map(); // seq -> {deal, text}: actions the clock took (state.last_action)
 
   function newId() {
     idCounter += 1;
@@ -303,6 +375,7 @@
     if (!current || pending || cfg.seat === null) return;
     if (!isLegal(action, current)) return;
     pending = { action, id: newId(), seq: current.seq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
+    endHold(); // a click during the hold: the table moves on
     selection = null;
     if (game.onAct) game.onAct(action);
     if (!send({ type: "act", seq: current.seq, action, id: pending.id })) pending.resend = true;
@@ -324,6 +397,8 @@
   function onState(msg) {
     if (msg.seq < lastSeq) return; // an old state (cannot happen in order, but be safe)
     if (current && msg.view && current.view && msg.view.deal !== current.view.deal) selection = null;
+    tableMoved(current, msg); // the card table: hold a gathered trick, the card sound
+    noteClock(msg);
     current = msg;
     lastSeq = msg.seq;
     clockAt = performance.now();
@@ -436,6 +511,7 @@
     renderLog(state, view);
     renderFinal(state, view);
     tick();
+    for (const fn of renderHooks) fn(state, view);
   }
 
   function renderMeta(state, view) {
@@ -471,16 +547,19 @@
           "div",
           {
             class: `seat${toAct.has(s) ? " turn" : ""}${s === state.seat ? " me" : ""}${winner ? " winner" : ""}`,
-            dataset: { seat: String(s) },
+            dataset: { seat: String(s), pos: seatPos(s) },
           },
           h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, name), ...tags),
-          h("div", { class: "seat-facts muted" }, facts.join(" · ")),
+          h("div", { class: "seat-facts muted" }, joined(facts)),
           h("div", { class: "seat-status" }, status, h("span", { class: "clock", dataset: { clockSeat: String(s) } })),
         ),
       );
     }
     fill($("seats"), boxes);
   }
+
+  // Text and nodes with " · " between them (empty parts left out).
+  const joined = (parts) => parts.filter((p) => p !== "" && p !== null && p !== undefined).flatMap((p, i) => (i ? [" · ", p] : [p]));
 
   function renderInfo(state, view) {
     const parts = [];
@@ -489,7 +568,7 @@
       parts.push(cap((game.phases || {})[phase] || phase || ""));
     }
     if (game.info) parts.push(...game.info(state, view));
-    $("info").textContent = parts.join(" · ");
+    fill($("info"), joined(parts));
   }
 
   function trickSlots(cards, leader, highlight) {
@@ -503,7 +582,7 @@
       out.push(
         h(
           "figure",
-          { class: `slot${highlight === s ? " won" : ""}`, dataset: { slotSeat: String(s) } },
+          { class: `slot${highlight === s ? " won" : ""}`, dataset: { slotSeat: String(s), pos: seatPos(s) } },
           card === undefined ? h("span", { class: "card empty" }) : card === null ? cardBack() : cardFace(card),
           h("figcaption", null, seatName(s)),
         ),
@@ -540,7 +619,11 @@
   function renderTricks(state, view) {
     const trickNode = $("trick");
     const own = game.currentTrick && game.currentTrick(state, view);
-    if (own) {
+    trickNode.classList.toggle("held", Boolean(held));
+    if (held) {
+      // The trick just gathered, a moment longer (the state itself is already the next one).
+      fill(trickNode, trickSlots(held.cards, held.leader, held.winner), held.note ? h("p", { class: "muted note held-note" }, held.note) : null);
+    } else if (own) {
       fill(trickNode, own);
     } else if (state.status === "playing" && view.phase === "play") {
       fill(trickNode, trickSlots(view.trick || [], view.leader, null));
@@ -559,6 +642,7 @@
   function renderExtra(state, view) {
     // Game-specific public things that are not tricks: the monte, the kitty, the skat.
     fill($("extra"), game.extra ? game.extra(state, view) : []);
+    extraBox();
   }
 
   function promptText(state, view, groups) {
@@ -589,9 +673,14 @@
         h(
           "div",
           { class: "buttons", id: "action-buttons" },
-          groups.buttons.map((entry) =>
-            h("button", { type: "button", class: `act act-${entry.act}`, dataset: actionData(entry), onclick: () => act(entry) }, buttonLabel(entry, view)),
-          ),
+          groups.buttons.map((entry) => {
+            const key = hintKeyOf(entry);
+            const button = h("button", { type: "button", class: `act act-${entry.act}`, dataset: actionData(entry), title: hint(key) || null, onclick: () => act(entry) }, buttonLabel(entry, view));
+            // One (i) per explanation: four trump suits share one, after the last of them.
+            const last = groups.buttons.filter((e) => hintKeyOf(e) === key).pop() === entry;
+            const tip = last ? hintTip(key, "button") : null;
+            return tip ? h("span", { class: "with-hint" }, button, tip) : button;
+          }),
         ),
       );
     }
@@ -625,7 +714,7 @@
     }
     const ready = choice.groups.every((g, i) => selection.picks[i].length === g.choose);
     const text = choice.text(selection.picks);
-    parts.push(h("p", { class: "prompt-text yours", id: "choice-text" }, `Your turn: ${text}. Tap cards in your hand, then confirm.`));
+    parts.push(h("p", { class: "prompt-text yours", id: "choice-text" }, `Your turn: ${text}. Tap cards in your hand, then confirm.`, " ", hintTip(hintKeyOf(templateFor(selection.key)), "choice")));
     parts.push(
       h(
         "div",
@@ -696,6 +785,7 @@
     const choosable = new Set();
     if (choice) for (const g of choice.groups) for (const c of g.from) choosable.add(c);
     const pickPlay = game.pickPlay || ((options) => options.find((e) => !e.signal));
+    handPhase(state, groups);
     const whyNot = (mine && state.why_not) || {};
     const cards = sortCards(view.hand || [], view).map((card) => {
       let onclick = null;
@@ -758,22 +848,32 @@
   function renderMatchScores(state, view) {
     const results = (state.result && state.result.deals) || view.results || [];
     const rows = results.map((d, i) =>
-      seatRow(`deal ${i + 1}`, d.payouts.map((p, s) => `${signed(p)} (${d.scores[s]})`)),
+      seatRow(`deal ${i + 1}`, d.payouts.map((p, s) => `${signed(p)} (${d.scores[s]})`), { dataset: { deal: String(i) } }),
     );
     const totals = (state.result && state.result.totals && state.result.totals.payouts) || view.totals || [];
     rows.push(seatRow("total", totals.map(signed), { class: "total", id: "match-total" }));
     fill(
       $("match-scores"),
       h("div", { class: "scroll" }, h("table", { class: "scores" }, h("thead", null, seatHeader()), h("tbody", null, rows))),
-      h("p", { class: "muted note" }, "Per deal: payout (score)."),
+      h("p", { class: "muted note", id: "match-note" }, "Per deal: payout (score)."),
     );
   }
 
   // ------------------------------------------------------------------ the log
   function trickLine(t, i) {
-    const cards = t.cards.map((c, k) => `${seatName((t.leader + k) % N_SEATS)} ${cardText(c)}`).join(", ");
-    const sig = t.signal ? ` (${t.signal})` : "";
-    return `Trick ${i + 1}: ${cards}${sig} → ${seatName(t.winner)}`;
+    // A lead's signal goes with the card led (the first), not after the trick.
+    const cards = t.cards.map((c, k) => `${seatName((t.leader + k) % N_SEATS)} ${cardText(c)}${k === 0 && t.signal ? ` (${t.signal})` : ""}`).join(", ");
+    return `Trick ${i + 1}: ${cards} → ${seatName(t.winner)}`;
+  }
+
+  // An action the clock took for a seat that ran out of time (`last_action.by`), for the log.
+  function noteClock(msg) {
+    const last = msg.last_action;
+    if (!last || last.by !== "clock" || clockNotes.has(msg.seq)) return;
+    const action = last.action || {};
+    const what = action.card ? `${action.act} ${cardText(action.card)}` : action.act;
+    const deal = (msg.view || {}).deal;
+    clockNotes.set(msg.seq, { deal, text: `${who(last.seat)}: time ran out — ${what} (by the clock)` });
   }
 
   function logLines(state, view) {
@@ -784,6 +884,7 @@
       lines.push(`Deal ${results.length} ended: payouts ${d.payouts.map((p, s) => `${seatName(s)} ${signed(p)}`).join(", ")}.`);
     }
     if (game.log) lines.push(...game.log(state, view));
+    for (const note of clockNotes.values()) if (note.deal === view.deal) lines.push(note.text);
     if (state.status === "finished" && state.result) {
       lines.push(`Match over: ${(state.result.winners || []).map(seatName).join(", ")} won.`);
     }
@@ -851,7 +952,8 @@
         node.textContent = "";
         continue;
       }
-      const left = Math.max(0, current.clock[String(s)] - elapsed);
+      // `clock_starts_in`: the clock waits that long for a player who has not connected yet.
+      const left = Math.max(0, current.clock[String(s)] - Math.max(0, elapsed - (current.clock_starts_in || 0)));
       const m = Math.floor(left / 60);
       const sec = Math.floor(left % 60);
       node.textContent = ` · ${m}:${String(sec).padStart(2, "0")} left`;
@@ -870,6 +972,122 @@
     }
   }
 
+  // ------------------------------------------------------------------ the card table
+  // The seats sit around the felt as at a real table: the viewer at the bottom (a spectator and
+  // the replay see seat 0 there), the others in play order — clockwise, so the next seat is on
+  // your left, unless the game's module says its play goes anticlockwise (`seating`). Seat boxes
+  // and trick cards carry `data-pos` (bottom, left, top, right); table.css places them, so a
+  // trick's card lies in front of the seat that played it.
+  const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
+  const MIRROR = { left: "right", right: "left" };
+  function seatPos(s) {
+    const me = typeof cfg.seat === "number" ? cfg.seat : 0;
+    const r = (((s - me) % N_SEATS) + N_SEATS) % N_SEATS;
+    const pos = (POSITIONS[N_SEATS] || [])[r] || `p${r}`;
+    return game.seating === "anticlockwise" ? MIRROR[pos] || pos : pos;
+  }
+
+  // A trick just gathered stays on the felt for a moment (HOLD_MS), so its last card can be
+  // seen. Only the drawing waits: the state is current at once, the hand and the buttons are the
+  // new ones, and a click meanwhile ends the hold (act).
+  const HOLD_MS = 1200;
+  let held = null; // {cards, leader, winner, note}: the gathered trick still on show
+  let holdTimer = null;
+  let lastTrickSeen; // the key of the last trick of the previous state (undefined: no state yet)
+
+  function trickKey(state) {
+    const last = lastTrickOf(state, state.view || {});
+    return last ? JSON.stringify([last.cards, last.leader, last.winner]) : "";
+  }
+  function endHold() {
+    clearTimeout(holdTimer);
+    holdTimer = null;
+    if (!held) return;
+    held = null;
+    if (current) renderTricks(current, current.view || {});
+  }
+  // Called with each state before it is drawn: a new last trick means a trick was just gathered.
+  function tableMoved(prev, next) {
+    const key = trickKey(next);
+    if (prev && lastTrickSeen !== undefined && key && key !== lastTrickSeen) {
+      held = lastTrickOf(next, next.view || {});
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(endHold, HOLD_MS);
+    }
+    lastTrickSeen = key;
+    if (prev && cardsDown(prev.view || {}) !== cardsDown(next.view || {})) playSound();
+  }
+
+  // The hand is greyed where it is chosen from (your turn to play or pick cards: the cards you may
+  // not use look so); at other times — the auction, trump, an offer, another seat's turn — every
+  // card is shown plainly, to be read (still not clickable).
+  function handPhase(state, groups) {
+    const cardTurn = state.seat !== null && (state.to_act || []).includes(state.seat) && (groups.plays.size > 0 || groups.templates.length > 0);
+    $("hand").classList.toggle("card-turn", cardTurn);
+  }
+
+  // The kitty / monte / skat panel folds away (a phone keeps the hand in view); folded, its
+  // summary still says what lies there.
+  function extraBox() {
+    const box = $("extra-box");
+    if (!box) return;
+    const extra = $("extra");
+    box.hidden = !extra.childElementCount;
+    const labels = [...extra.querySelectorAll(".row > .label")].map((n) => n.textContent.replace(/[\s:]+$/, "")).filter(Boolean);
+    // Open, the rows say it themselves; folded, the summary names them.
+    $("extra-summary").textContent = box.open || !labels.length ? box.dataset.label : labels.join(" · ");
+    if (!box.dataset.watched) {
+      box.dataset.watched = "1";
+      box.addEventListener("toggle", extraBox);
+    }
+  }
+
+  // An optional card sound (static/sounds/card.wav), off by default; the choice is kept in this
+  // browser (localStorage). It plays when a card lands on the felt (or a trick is gathered).
+  const SOUND_KEY = "mediana.sound";
+  let soundOn = false;
+  let soundsPlayed = 0; // for the tests: how many times it played
+  let soundClip = null;
+
+  function cardsDown(view) {
+    return JSON.stringify([view.deal, view.trick, (view.played || []).length, (view.tricks || []).length, view.committed]);
+  }
+  function showSound(button) {
+    button.setAttribute("aria-pressed", String(soundOn));
+    button.classList.toggle("on", soundOn);
+    button.querySelector(".sound-label").textContent = soundOn ? button.dataset.on : button.dataset.off;
+  }
+  function initSound() {
+    const button = $("sound-toggle");
+    if (!button) return;
+    try {
+      soundOn = window.localStorage.getItem(SOUND_KEY) === "on";
+    } catch (e) {
+      soundOn = false;
+    }
+    button.addEventListener("click", () => {
+      soundOn = !soundOn;
+      try {
+        window.localStorage.setItem(SOUND_KEY, soundOn ? "on" : "off");
+      } catch (e) {
+        // private mode: on for this page only
+      }
+      showSound(button);
+      playSound(); // turned on: hear it once
+    });
+    showSound(button);
+  }
+  function playSound() {
+    const button = $("sound-toggle");
+    if (!soundOn || !button) return;
+    if (!soundClip) soundClip = new Audio(button.dataset.src);
+    const clip = soundClip.cloneNode();
+    clip.volume = 0.6;
+    soundsPlayed += 1;
+    const playing = clip.play();
+    if (playing && playing.catch) playing.catch(() => {}); // no sound before the first click
+  }
+
   // ------------------------------------------------------------------ start
   // The game modules are plain scripts after this one: they have all registered by the time
   // the document is parsed.
@@ -877,6 +1095,7 @@
     game = games[cfg.game] || {};
     // The replay page (static/js/replay.js) draws the steps a server replay served: no socket.
     if (cfg.replay) return;
+    initSound();
     setInterval(() => {
       tick();
       watchdog();
@@ -894,6 +1113,8 @@
   // What a game module may use: the DOM helper, cards, names and the shared pieces.
   window.Mediana = {
     registerGame,
+    // A module that draws beside the core (the deal summary): called after every render.
+    onRender: (fn) => renderHooks.push(fn),
     cfg,
     h,
     fill,
@@ -913,6 +1134,9 @@
     trickSlots,
     trickLine,
     seatRow,
+    hint,
+    hintTip,
+    hinted,
     pickCards,
     pickOk,
     act,
@@ -930,6 +1154,7 @@
     pending: () => pending,
     connected: () => Boolean(ws && ws.readyState === WebSocket.OPEN),
     drop: () => ws && ws.close(),
+    sound: () => ({ on: soundOn, played: soundsPlayed }),
   };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

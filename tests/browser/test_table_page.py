@@ -206,10 +206,10 @@ def test_a_person_plays_a_whole_3_5_8_hand_on_a_phone(server, phone, desktop, sc
 def test_a_person_plays_a_mediatore_deal_with_an_auction_while_someone_watches(
     server, desktop, phone, screenshots
 ):
-    # Seed 76: Bot 1 bids chiamo, ana overbids with mediatore and calls 3d, which Bot 1 must
+    # Seed 4: Bot 1 bids chiamo, ana overbids with mediatore and calls 3d, which Bot 1 must
     # hand over; ana then discards four and gives one back (the exchange template).
     created = server.create_table(
-        "mediatore", "ana,Bot Bianca,Bot Bruno,Bot Carla", 3, seed=76, seconds_per_move=120
+        "mediatore", "ana,Bot Bianca,Bot Bruno,Bot Carla", 3, seed=4, seconds_per_move=120
     )
     table, me = created["table"], created["seats"][0]["token"]
     errors = watch_errors(desktop)

@@ -198,7 +198,12 @@ def test_start_table_seats_people_and_bots_and_reports_the_result(people):
     outcome = api.table_result(ref)
     assert outcome is not None
     assert outcome["result"] == api.score_record(outcome["record"])
-    assert heard and heard[0]["seats"][0] == {"seat": 0, "user_id": None, "bot": "Bot A"}
+    assert heard and heard[0]["seats"][0] == {
+        "seat": 0,
+        "user_id": None,
+        "bot": "Bot A",
+        "bot_level": "basic",
+    }
     with pytest.raises(api.VariantError):
         api.start_table("saichugen", seats=[people[0].pk, "Bot"])
     ref = api.start_table("saichugen", seats=[p.pk for p in people], seconds_per_move=30)

@@ -80,7 +80,8 @@
             type: "button",
             class: `chip${signal === sig ? " on" : ""}`,
             "aria-pressed": signal === sig ? "true" : "false",
-            disabled: sig && !signals.has(sig),
+            // Boolean: an empty string would still set `disabled` on the "none" chip.
+            disabled: Boolean(sig) && !signals.has(sig),
             dataset: { signal: sig || "none" },
             onclick: () => {
               signal = sig;
@@ -89,7 +90,13 @@
           },
           sig || "none",
         ),
-      ),
+      ).map((chip) => {
+        const key = `signal.${chip.dataset.signal}`;
+        const tip = M.hintTip(key, "chip");
+        if (!tip) return chip;
+        chip.title = M.hint(key);
+        return h("span", { class: "with-hint" }, chip, tip);
+      }),
     );
   }
 
@@ -101,21 +108,23 @@
       legend: "◆ denari · ♥ coppe · ♠ spade · ♣ bastoni",
     },
     sortKey,
+    // Play goes anticlockwise: the next seat sits on your right (the table places the seats).
+    seating: "anticlockwise",
     phases: { exchange: "card exchange", call: "the declarer calls a card" },
 
     seatRoles(s, view) {
       const roles = view.dealer === s ? ["dealer"] : [];
-      if (view.declarer === s) roles.push(`declarer${view.contract ? " · " + CONTRACT[view.contract] : ""}`);
-      if (view.partner === s && view.declarer !== s) roles.push("partner");
-      if (view.giver === s) roles.push("giver");
+      if (view.declarer === s) roles.push(view.contract ? h("span", null, "declarer · ", M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, `seat${s}`)) : "declarer");
+      if (view.partner === s && view.declarer !== s) roles.push(M.hinted("partner", "role.partner", `seat${s}`));
+      if (view.giver === s) roles.push(M.hinted("giver", "role.giver", `seat${s}`));
       if (view.eldest === s && view.phase === "auction") roles.push("eldest");
       return roles;
     },
 
     info(state, view) {
       const parts = [];
-      if (view.contract) parts.push(`${CONTRACT[view.contract]} by ${who(view.declarer)}`);
-      else if (view.high_bid) parts.push(`high bid ${CONTRACT[view.high_bid]}`);
+      if (view.contract) parts.push(h("span", null, M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, "info"), ` by ${who(view.declarer)}`));
+      else if (view.high_bid) parts.push(h("span", null, "high bid ", M.hinted(CONTRACT[view.high_bid], `contract.${view.high_bid}`, "info")));
       if (view.called) parts.push(`called ${cardText(view.called)}`);
       if (view.contract === "chiamo" && view.called) {
         if (view.partner !== null && view.partner !== undefined) parts.push(`partner ${who(view.partner)}`);
@@ -128,14 +137,15 @@
     // The trick in play, with the lead's signal.
     currentTrick(state, view) {
       if (!(state.status === "playing" && view.phase === "play" && view.signal && view.trick && view.trick.length)) return undefined;
-      return [...M.trickSlots(view.trick, view.leader, null), h("p", { class: "signal-note" }, `Signal: ${view.signal}`)];
+      return [...M.trickSlots(view.trick, view.leader, null), h("p", { class: "signal-note" }, "Signal: ", M.hinted(view.signal, `signal.${view.signal}`, "trick"))];
     },
 
     extra(state, view) {
       const parts = [];
       if (!view.monte) return parts;
       // The declarer's own (a replay shows them to everyone).
-      const mine = state.seat !== null && state.seat === view.declarer;
+      // Only the declarer's own page says "you"; a spectator and the others read his name.
+      const mine = typeof state.seat === "number" && state.seat === view.declarer;
       if (view.monte.shown) parts.push(M.cardRow("Monte (shown): ", view.monte.shown));
       else if (view.monte.seen) parts.push(M.cardRow(mine ? "Monte (only you saw it): " : `Monte (only ${seatName(view.declarer)} saw it): `, view.monte.seen));
       if (view.monte.new) parts.push(M.cardRow(mine ? "Your new monte: " : `${seatName(view.declarer)}'s new monte: `, view.monte.new));

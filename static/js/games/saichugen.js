@@ -11,16 +11,16 @@
     // The seats commit on the same seq: another seat's commit leaves the decision as it was.
     decision: (view) => [view.deal, view.round, view.trick],
 
-    seatFacts: (s, view) => (view.game_scores ? [`game ${view.game_scores[s]}`] : []),
+    seatFacts: (s, view) => (view.game_scores ? [h("span", { title: M.hint("game_score") || null }, `game ${view.game_scores[s]}`)] : []),
     seatStatus(s, state, view) {
       if (state.status !== "playing" || !view.committed) return undefined;
       return view.committed[s]
-        ? h("span", { class: "committed", dataset: { committed: "1" } }, "✓ committed")
+        ? h("span", { class: "committed", dataset: { committed: "1" }, title: M.hint("act.commit") || null }, "✓ committed")
         : h("span", { class: "thinking" }, "choosing…");
     },
 
     info: (state, view) =>
-      state.status !== "finished" ? [`round ${view.round + 1} of 5, trick ${view.trick + 1} of 3`] : [],
+      state.status !== "finished" ? [M.hinted(`round ${view.round + 1} of 5`, "round", "info"), M.hinted(`trick ${view.trick + 1} of 3`, "trick", "info")] : [],
 
     // The commits so far, face down (your own face up; all of them in a replay, whose full
     // view has each seat's own `my_commit` under `private`).

@@ -14,6 +14,28 @@
   };
   const PASS = { offer: "Pass (no Grand Hand)", kontra: "No kontra", re: "No re" };
 
+  // The deal's outcome in words, once across the seats' columns (the view's `outcome.kind` is
+  // an id: `grand_hand`, `jungfrau`…), with the engine's hint on it.
+  const OUTCOME = {
+    normal: "Ramsch",
+    even: "Ramsch, all even",
+    jungfrau: "Ramsch with a Jungfrau",
+    durchmarsch: "Durchmarsch",
+    grand_hand: "Grand Hand",
+  };
+  function outcomeRow(view) {
+    const o = view.outcome;
+    let text = OUTCOME[o.kind] || String(o.kind || "").replace(/_/g, " ");
+    if (o.kind === "grand_hand") text += `${view.declarer !== null && view.declarer !== undefined ? ` by ${seatName(view.declarer)}` : ""}${o.won === undefined ? "" : o.won ? ": won" : ": lost"}`;
+    const key = o.kind === "grand_hand" ? "contract.grand_hand" : `outcome.${o.kind}`;
+    return M.h(
+      "tr",
+      { class: "outcome-row" },
+      M.h("th", { scope: "row" }, "outcome"),
+      M.h("td", { colspan: String(M.cfg.players.length), class: "outcome", dataset: { outcome: o.kind } }, M.hinted ? M.hinted(text, key, "outcome") : text),
+    );
+  }
+
   M.registerGame("schieberamsch", {
     // The four jacks (the trumps) first, then the plain suits A T K Q 9 8 7.
     sortKey: (card) =>
@@ -24,18 +46,22 @@
 
     seatRoles(s, view) {
       const roles = view.dealer === s ? ["dealer"] : [];
-      if (view.declarer === s) roles.push("Grand Hand");
+      if (view.declarer === s) roles.push(M.hinted("Grand Hand", "contract.grand_hand", `seat${s}`));
       if (view.forehand === s) roles.push("forehand");
       return roles;
     },
     seatFacts: (s, view) => (view.trick_points ? [`${view.trick_points[s]} pts`] : []),
 
     info(state, view) {
-      const parts = [view.contract === "grand_hand" ? `Grand Hand by ${who(view.declarer)}` : "Ramsch"];
-      if (view.pushes) parts.push(`${view.pushes} push${view.pushes === 1 ? "" : "es"}`);
+      const parts = [
+        view.contract === "grand_hand"
+          ? M.h("span", null, M.hinted("Grand Hand", "contract.grand_hand", "info"), ` by ${who(view.declarer)}`)
+          : M.hinted("Ramsch", "contract.ramsch", "info"),
+      ];
+      if (view.pushes) parts.push(M.hinted(`${view.pushes} push${view.pushes === 1 ? "" : "es"}`, "pushes", "info"));
       if (view.multiplier && view.multiplier > 1) parts.push(`×${view.multiplier}`);
-      if (view.kontra) parts.push("kontra");
-      if (view.re) parts.push("re");
+      if (view.kontra) parts.push(M.hinted("kontra", "act.kontra", "info"));
+      if (view.re) parts.push(M.hinted("re", "act.re", "info"));
       return parts;
     },
 
@@ -66,7 +92,7 @@
       const rows = [];
       rows.push(seatRow("tricks", view.tricks_won || []));
       rows.push(seatRow("card points", view.trick_points || []));
-      if (view.outcome) rows.push(seatRow("outcome", M.cfg.players.map(() => view.outcome.kind || "")));
+      if (view.outcome) rows.push(outcomeRow(view));
       return rows;
     },
 

@@ -18,18 +18,19 @@
     // The high bidder plays the dealer's part (view.dealer) without having dealt.
     seatRoles: (s, view) =>
       view.dealer === s ? [view.dealt_by !== undefined && view.dealt_by !== view.dealer ? "declarer" : "dealer"] : [],
-    seatFacts: (s, view) => (view.targets ? [`target ${view.targets[s]}`] : []),
+    seatFacts: (s, view) => (view.targets ? [h("span", { title: M.hint("target") || null }, `target ${view.targets[s]}`)] : []),
 
     info(state, view) {
-      const parts = [view.trump ? `trump ${M.deck().glyph[view.trump]} ${M.deck().suit[view.trump]}` : "no trump yet"];
-      if (view.targets) parts.push(`targets ${view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ")}`);
+      const parts = [view.trump ? M.hinted(`trump ${M.deck().glyph[view.trump]} ${M.deck().suit[view.trump]}`, "act.trump", "info") : "no trump yet"];
+      if (view.targets) parts.push(M.hinted(`targets ${view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ")}`, "target", "info"));
       return parts;
     },
 
     extra(state, view) {
       const parts = [];
       // The dealer's own (a replay shows them to everyone).
-      const mine = state.seat === view.dealer;
+      // Only the dealer's own page says "you" (a spectator's seat is null, like a dealer not yet known).
+      const mine = typeof state.seat === "number" && state.seat === view.dealer;
       if (view.kitty && view.kitty.cards) parts.push(M.cardRow(mine ? "Kitty you took: " : `Kitty ${seatName(view.dealer)} took: `, view.kitty.cards));
       if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow(mine ? "Your discards: " : `${seatName(view.dealer)}'s discards: `, view.discards.cards));
       for (const p of (view.exchange && view.exchange.pending) || []) {

@@ -1,0 +1,263 @@
+"""Entering many players at once: a pasted list or a CSV file (name, club, country, e-mail).
+
+Names are unique without regard to case, so a row called "Ana" where a player "ana" exists can
+only mean that player, or a typo for somebody else: the import never guesses. It stops with
+`DuplicateNames` (a LeagueConflict: a confirmation page, or the API's 409) listing the rows
+that match existing players; the organizer marks each one "use the existing player"
+(`use_existing`) or renames it, and imports again. All rows or none: one transaction.
+
+The e-mail address is kept on the entry (organizers only) for a player without an account, so
+the organizer can send them one invitation to claim the player (league.services.claim_mail).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
+
+from league.errors import LeagueConflict, LeagueError
+from league.models import Entry, Event, Player
+from league.services import entering
+from league.services.permissions import check_can_manage
+
+MAX_ROWS = 500
+NAME_MAX, CLUB_MAX = 60, 80
+COLUMNS = ("name", "club", "country", "email")
+# Header cells as people write them, to our columns.
+HEADER_NAMES = {
+    "name": "name",
+    "player": "name",
+    "club": "club",
+    "country": "country",
+    "email": "email",
+    "e-mail": "email",
+    "mail": "email",
+}
+COUNTRY = re.compile(r"[A-Z]{2}")
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    """One player to enter: `line` is where it came from (for messages)."""
+
+    line: int
+    name: str
+    club: str = ""
+    country: str = ""
+    email: str = ""
+    use_existing: bool = False  # the organizer confirmed: a player of this name exists, enter them
+
+
+@dataclass(frozen=True)
+class Match:
+    """A row whose name an existing player holds (in any case)."""
+
+    row: ImportRow
+    player: Player
+    entered: bool  # that player has entered this event already
+
+
+class ImportProblems(LeagueError):
+    """Rows that cannot be read: every problem, one per line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class DuplicateNames(LeagueConflict):
+    """Rows naming existing players that the organizer has not confirmed."""
+
+    def __init__(self, matches: list[Match]) -> None:
+        names = ", ".join(f"{m.row.name} ({m.player.name})" for m in matches)
+        super().__init__(
+            _(
+                "players with these names exist already: %(names)s. Enter the existing player "
+                "(use_existing) or rename the row."
+            )
+            % {"names": names}
+        )
+        self.matches = matches
+
+
+def _delimiter(first_line: str) -> str:
+    if "\t" in first_line:
+        return "\t"  # pasted from a spreadsheet
+    if ";" in first_line and "," not in first_line:
+        return ";"
+    return ","
+
+
+def parse_text(text: str) -> list[ImportRow]:
+    """The rows of a pasted list or CSV text: one player a line, `name[,club[,country[,email]]]`,
+    or columns named by a header line (name, club, country, e-mail). Raises ImportProblems."""
+    text = (text or "").lstrip("\ufeff")
+    lines = [
+        (n, line)
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not lines:
+        raise ImportProblems([_("the list is empty: one player a line")])
+    reader = csv.reader((line for _n, line in lines), delimiter=_delimiter(lines[0][1]))
+    cells = [[cell.strip() for cell in row] for row in reader]
+    columns: Sequence[str] = COLUMNS
+    problems: list[str] = []
+    first = [cell.lower() for cell in cells[0]]
+    if first and first[0] in ("name", "player"):
+        columns = [HEADER_NAMES.get(cell, "") for cell in first]
+        unknown = [cells[0][i] for i, col in enumerate(columns) if not col]
+        if unknown:
+            problems.append(
+                _("line %(line)s: unknown column(s) %(columns)s (use name, club, country, e-mail)")
+                % {"line": lines[0][0], "columns": ", ".join(unknown)}
+            )
+        cells, lines = cells[1:], lines[1:]
+        if not cells:
+            problems.append(_("the list has a header and no player"))
+    rows = []
+    for (line, _text), row in zip(lines, cells, strict=True):
+        if len(row) > len(columns):
+            problems.append(
+                _("line %(line)s: %(n)s values, at most %(most)s")
+                % {"line": line, "n": len(row), "most": len(columns)}
+            )
+            continue
+        values = dict(zip(columns, row, strict=False))
+        rows.append(
+            ImportRow(
+                line=line,
+                name=values.get("name", ""),
+                club=values.get("club", ""),
+                country=values.get("country", ""),
+                email=values.get("email", ""),
+            )
+        )
+    if problems:
+        raise ImportProblems(problems)
+    return check_rows(rows)
+
+
+def parse_csv_file(data: bytes) -> list[ImportRow]:
+    """An uploaded CSV file (UTF-8, or Latin-1 as spreadsheets often save it)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return parse_text(text)
+
+
+def check_rows(rows: Iterable[ImportRow]) -> list[ImportRow]:
+    """Each row's values checked and tidied (country upper case); raises ImportProblems."""
+    problems: list[str] = []
+    tidy: list[ImportRow] = []
+    seen: dict[str, int] = {}
+    for row in rows:
+        name = " ".join(row.name.split())
+        where = {"line": row.line, "name": name}
+        if not name:
+            problems.append(_("line %(line)s: a player needs a name") % where)
+            continue
+        if len(name) > NAME_MAX:
+            problems.append(
+                _("line %(line)s: %(name)s is longer than %(most)s characters")
+                % {**where, "most": NAME_MAX}
+            )
+        if len(row.club) > CLUB_MAX:
+            problems.append(
+                _("line %(line)s: the club is longer than %(most)s characters")
+                % {**where, "most": CLUB_MAX}
+            )
+        country = row.country.strip().upper()
+        if country and not COUNTRY.fullmatch(country):
+            problems.append(
+                _("line %(line)s: %(country)s is no two-letter country code (such as IT)")
+                % {**where, "country": row.country}
+            )
+        email = row.email.strip()
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                problems.append(
+                    _("line %(line)s: %(email)s is no e-mail address") % {**where, "email": email}
+                )
+        key = name.casefold()
+        if key in seen:
+            problems.append(
+                _("line %(line)s: %(name)s is on line %(first)s already (names ignore case)")
+                % {**where, "first": seen[key]}
+            )
+        seen.setdefault(key, row.line)
+        tidy.append(replace(row, name=name, club=row.club.strip(), country=country, email=email))
+    if len(tidy) > MAX_ROWS:
+        problems.append(_("at most %(most)s players at once") % {"most": MAX_ROWS})
+    if problems:
+        raise ImportProblems(problems)
+    return tidy
+
+
+def find_matches(event: Event, rows: Sequence[ImportRow]) -> list[Match]:
+    """The rows whose names existing players hold (in any case), in row order; two queries."""
+    wanted = {row.name.lower(): row for row in rows}
+    found = Player.objects.annotate(lname=Lower("name")).filter(lname__in=list(wanted))
+    players = {p.lname: p for p in found}
+    entered = set(
+        Entry.objects.filter(event=event, player__in=list(players.values())).values_list(
+            "player_id", flat=True
+        )
+    )
+    matched = [(row, players[row.name.lower()]) for row in rows if row.name.lower() in players]
+    return [Match(row=row, player=p, entered=p.pk in entered) for row, p in matched]
+
+
+@transaction.atomic
+def import_entries(
+    event: Event, rows: Sequence[ImportRow], *, by: Any, checked_in: bool = True
+) -> list[Entry]:
+    """Enter every row's player (new ones made with their club and country), or none.
+
+    A row naming an existing player needs `use_existing` (else DuplicateNames, nothing done)
+    and the organizer role (as `enter_player`); one already entered is refused."""
+    check_can_manage(by, event)
+    entering.require_open(event)
+    problem = entering.late_entry_problem(event)
+    if problem:
+        raise LeagueError(problem)
+    rows = check_rows(rows)
+    matches = find_matches(event, rows)
+    unconfirmed = [m for m in matches if not m.row.use_existing]
+    if unconfirmed:
+        raise DuplicateNames(unconfirmed)
+    if matches:
+        entering.check_may_enter_existing(by)
+    entered = [m.player.name for m in matches if m.entered]
+    if entered:
+        raise LeagueError(
+            _("already entered: %(names)s (take them off the list)") % {"names": ", ".join(entered)}
+        )
+    existing = {m.row.line: m.player for m in matches}
+    entries = []
+    for row in rows:
+        player = existing.get(row.line) or _new_player(row)
+        entries.append(entering.create_entry(event, player, checked_in=checked_in, email=row.email))
+    return entries
+
+
+def _new_player(row: ImportRow) -> Player:
+    try:
+        with transaction.atomic():  # a savepoint: someone may take the name at this moment
+            return Player.objects.create(name=row.name, club=row.club, country=row.country)
+    except IntegrityError:
+        raise LeagueError(
+            _("%(name)s was just taken by another player: import again") % {"name": row.name}
+        ) from None

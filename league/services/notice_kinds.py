@@ -1,0 +1,194 @@
+"""The kinds of notice: what each says (in the reader's language) and whether it is e-mailed
+unless the player switches it off. `league.services.notifications` makes them.
+
+A notice stores its kind and a small JSON context (names, numbers, times as ISO strings); the
+words are put together when it is read or mailed, so they follow the reader's language and the
+event's time zone, and a missing value reads "?" rather than failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from league.services.event_times import show_time
+
+# Context values that are times (ISO strings): shown in the event's time zone.
+TIME_KEYS = ("deadline", "when", "starts_at")
+
+
+class Context(dict):
+    """A notice's context for `%` formatting: a value that is not there reads "?"."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    label: Any  # lazy text: the switch on the profile page
+    email_default: bool
+    title: Callable[[Context], str]
+    text: Callable[[Context], str]
+
+
+def _round_published_text(c: Context) -> str:
+    text = _("Round %(round)s of %(event)s is out: you play at table %(table)s, seat %(seat)s.") % c
+    if c.get("asynchronous"):
+        text += (
+            " "
+            + _(
+                "Agree on a time with the other players on the table's page and play by "
+                "%(deadline)s: any of you opens the table."
+            )
+            % c
+        )
+    elif c.get("online"):
+        text += " " + _("Log in and open your table to play.")
+    elif c.get("deadline"):
+        text += " " + _("Deadline: %(deadline)s.") % c
+    return text
+
+
+def _deadline_passed_text(c: Context) -> str:
+    head = _("The deadline of round %(round)s, table %(table)s of %(event)s has passed:") % c
+    outcome = c.get("outcome")
+    if outcome == "extended":
+        tail = _("the table has until %(deadline)s.") % c
+    elif outcome == "bot":
+        tail = _("its table is open now, bots play the seats of %(absent)s.") % c
+    else:
+        tail = _("%(absent)s forfeit.") % c
+    return f"{head} {tail}"
+
+
+KINDS: dict[str, Kind] = {
+    kind.name: kind
+    for kind in (
+        Kind(
+            "round_published",
+            gettext_lazy("A round is out (your table and seat)"),
+            True,
+            lambda c: _("Round %(round)s of %(event)s is out") % c,
+            _round_published_text,
+        ),
+        Kind(
+            "deadline_soon",
+            gettext_lazy("A deadline approaches and your table has no result"),
+            True,
+            lambda c: _("Deadline %(deadline)s: round %(round)s of %(event)s") % c,
+            lambda c: (
+                _(
+                    "Round %(round)s of %(event)s ends at %(deadline)s, and your table %(table)s "
+                    "has no result yet."
+                )
+                % c
+            ),
+        ),
+        Kind(
+            "result_entered",
+            gettext_lazy("Your result was entered"),
+            True,
+            lambda c: _("Your result in round %(round)s of %(event)s") % c,
+            lambda c: _("The result of round %(round)s, table %(table)s of %(event)s counts.") % c,
+        ),
+        Kind(
+            "result_corrected",
+            gettext_lazy("Your result was corrected"),
+            True,
+            lambda c: _("Your result in round %(round)s of %(event)s was corrected") % c,
+            lambda c: (
+                _(
+                    "The result of round %(round)s, table %(table)s of %(event)s was corrected: "
+                    "%(reason)s"
+                )
+                % c
+            ),
+        ),
+        Kind(
+            "moved_up",
+            gettext_lazy("You moved up from a waiting list"),
+            True,
+            lambda c: _("You are in %(event)s") % c,
+            lambda c: _("A place came free: you moved up from the waiting list of %(event)s.") % c,
+        ),
+        Kind(
+            "time_proposed",
+            gettext_lazy("Asynchronous events: someone proposes a time for your table"),
+            True,
+            lambda c: _("%(by)s proposes %(when)s") % c,
+            lambda c: (
+                _(
+                    "%(by)s proposes to play round %(round)s, table %(table)s of %(event)s at "
+                    "%(when)s: accept it, or propose another time, on the table's page."
+                )
+                % c
+            ),
+        ),
+        Kind(
+            "time_agreed",
+            gettext_lazy("Asynchronous events: your table agreed on a time"),
+            True,
+            lambda c: _("Agreed: %(when)s") % c,
+            lambda c: (
+                _(
+                    "Everyone at round %(round)s, table %(table)s of %(event)s accepted %(when)s. "
+                    "Any of you opens the table then."
+                )
+                % c
+            ),
+        ),
+        Kind(
+            "table_opened",
+            gettext_lazy("Asynchronous events: someone opened your table"),
+            True,
+            lambda c: _("%(by)s is waiting at your table") % c,
+            lambda c: (
+                _(
+                    "%(by)s opened round %(round)s, table %(table)s of %(event)s: the match has "
+                    "started, join it now."
+                )
+                % c
+            ),
+        ),
+        Kind(
+            "deadline_passed",
+            gettext_lazy("Asynchronous events: a deadline passed and the policy applied"),
+            True,
+            lambda c: _("Deadline passed: round %(round)s, table %(table)s") % c,
+            _deadline_passed_text,
+        ),
+    )
+}
+
+
+def kind_choices() -> list[tuple[str, Any]]:
+    """(name, label) of every kind, for the profile's switches."""
+    return [(kind.name, kind.label) for kind in KINDS.values()]
+
+
+def readable_context(context: dict[str, Any], language: str | None = None) -> Context:
+    """The context with its times shown in the event's time zone, for the words of a kind."""
+    out = Context(context)
+    zone_name = str(context.get("time_zone") or "UTC")
+    for key in TIME_KEYS:
+        value = context.get(key)
+        moment = parse_datetime(value) if isinstance(value, str) else None
+        if moment is not None:
+            out[key] = show_time(moment, zone_name, language)
+    return out
+
+
+def words(kind: str, context: dict[str, Any], language: str | None = None) -> tuple[str, str]:
+    """(title, text) of a notice in the active language (or `language`)."""
+    spec = KINDS.get(kind)
+    if spec is None:
+        return kind, ""
+    ctx = readable_context(context, language)
+    return spec.title(ctx), spec.text(ctx)

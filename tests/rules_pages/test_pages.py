@@ -1,0 +1,211 @@
+"""The "How to play" pages: one per registered game with every variant flag and its options
+explained, a 404 for any other name, a list of the games, text that is all translatable, a fixed
+(tiny) number of queries; and the links to them from the table, the lobby, the invitation, the
+home page and the events of each game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gameplay import api
+from gameplay.engines import registry
+from gameplay.rules_views import rules_template
+from gameplay.services import lobby
+from league.services import events as event_services
+from tests.gameplay.conftest import make_table, make_users, token
+from tests.home.page import Node, parse
+
+GAMES = registry.game_names()
+TEMPLATES = Path(__file__).resolve().parents[2] / "gameplay" / "templates"
+
+
+def rules_url(game: str) -> str:
+    return f"/games/{game}/"
+
+
+def flag_entries(page: Node) -> dict[str, tuple[Node, Node]]:
+    """The flags list of a rules page: flag name → (its <dt>, the <dd> after it)."""
+    flags = page.find(tag="dl", **{"class": "flags"})
+    assert flags is not None, "no variants list"
+    out: dict[str, tuple[Node, Node]] = {}
+    items = [c for c in flags.children if isinstance(c, Node)]
+    for dt, dd in zip(items[::2], items[1::2], strict=True):
+        assert (dt.tag, dd.tag) == ("dt", "dd")
+        out[dt.attrs["id"].removeprefix("flag-")] = (dt, dd)
+    return out
+
+
+def codes(node: Node) -> set[str]:
+    return {c.text for c in node.find_all("code")}
+
+
+# ---------------------------------------------------------------- the pages
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_page_with_its_goal_and_every_flag_and_option_explained(client, game):
+    spec = registry.get_game(game)
+    response = client.get(rules_url(game))
+    assert response.status_code == 200
+    page = parse(response.content)
+    assert f"How to play {spec.display_name}" in page.find(tag="h1").text
+    assert page.find(id="goal").text.endswith(" ".join(spec.goal.split()))
+    assert page.find(id="scoring") is not None and page.find(id="worked-example") is not None
+
+    entries = flag_entries(page)
+    assert set(entries) == {f.name for f in spec.flags}, "every flag of the schema, nothing else"
+    for flag in spec.flags:
+        dt, dd = entries[flag.name]
+        assert flag.name in codes(dt)
+        if isinstance(flag.default, bool):
+            default = "on" if flag.default else "off"
+        else:
+            default = str(flag.default)  # (1 == True: no dict lookup here)
+        assert f"default: {default}" in dt.text
+        assert len(dd.text.split()) >= 8, f"{flag.name}: no explanation"
+        if flag.kind == "choice":
+            # Each option named (as the lobby's form names it) and described.
+            assert {str(c) for c in flag.choices} <= codes(dd), flag.name
+        if flag.kind == "int":
+            assert f"from {flag.min} to {flag.max}" in dd.text, flag.name
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_examples_show_cards_as_the_table_draws_them(client, game):
+    page = parse(client.get(rules_url(game)).content)
+    faces = [n for n in page.walk() if n.tag == "span" and "pc" in n.attrs.get("class", "").split()]
+    assert len(faces) >= 5
+    for face in faces:
+        if "back" in face.attrs["class"]:
+            continue
+        assert re.fullmatch(r"pc suit-[SHDCdcsb]( won)?", face.attrs["class"]), face.attrs
+        assert face.find(**{"class": "rank"}) and face.find(**{"class": "pip"})
+        assert " of " in face.attrs["title"]  # "7 of hearts": its name on hover
+
+
+@pytest.mark.parametrize("path", ["/games/chess/", "/games/SAICHUGEN/", "/games/saichugen_/"])
+def test_a_game_the_registry_does_not_know_is_a_404(client, path):
+    assert client.get(path).status_code == 404
+
+
+def test_the_page_answers_only_get(client):
+    assert client.post(rules_url("saichugen")).status_code == 405
+
+
+def test_the_list_of_games_links_every_rules_page_with_its_goal(client):
+    response = client.get("/rules/")
+    assert response.status_code == 200
+    page = parse(response.content)
+    listed = page.find(id="rules-list")
+    for spec in registry.games():
+        item = listed.find(**{"data-game": spec.name})
+        assert rules_url(spec.name) in item.links
+        assert " ".join(spec.goal.split()) in item.text
+    # Each rules page links its neighbours and the list.
+    links = parse(client.get(rules_url("mediatore")).content).links
+    assert "/rules/" in links
+    assert {rules_url(g) for g in GAMES if g != "mediatore"} <= set(links)
+
+
+@pytest.mark.django_db
+def test_the_pages_read_no_table(client, django_assert_num_queries, django_assert_max_num_queries):
+    with django_assert_num_queries(0):
+        assert client.get(rules_url("schieberamsch")).status_code == 200
+        assert client.get("/rules/").status_code == 200
+    client.force_login(make_users("ana")[0])
+    with django_assert_max_num_queries(2):  # the session and its user, for the header
+        assert client.get(rules_url("mediatore")).status_code == 200
+
+
+# Outside {% translate %} / {% blocktranslate %} a rules page may hold only markup, cards, code
+# names (<code>, <dt> of a contract), figures and punctuation: every sentence is translatable.
+TEMPLATE_TAG = re.compile(r"{%.*?%}|{{.*?}}|{#.*?#}", re.S)
+BLOCKS = re.compile(r"{%\s*blocktranslate.*?%}.*?{%\s*endblocktranslate\s*%}", re.S)
+COMMENTS = re.compile(r"{%\s*comment\s*%}.*?{%\s*endcomment\s*%}", re.S)
+NAMES = re.compile(r"<(code|dt|td)>[^<]*</\1>")
+CLASS_BLOCK = re.compile(r"{%\s*block main_class\s*%}.*?{%\s*endblock\s*%}")
+BRAND = "Mediana"
+
+
+@pytest.mark.parametrize("name", ["_page", "_flag", "index", *GAMES])
+def test_every_sentence_of_a_rules_page_is_marked_for_translation(name):
+    source = (TEMPLATES / "gameplay" / "rules" / f"{name}.html").read_text()
+    text = CLASS_BLOCK.sub(" ", COMMENTS.sub(" ", source)).replace(BRAND, " ")
+    text = BLOCKS.sub(" ", text)
+    text = TEMPLATE_TAG.sub(" ", text)
+    text = NAMES.sub(" ", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    words = re.findall(r"[A-Za-z]{3,}", text)
+    assert words == [], f"{name}.html: text outside translation blocks: {words[:12]}"
+
+
+def test_the_template_is_found_by_the_games_registered_name():
+    for game in GAMES:
+        assert (TEMPLATES / rules_template(game)).is_file()
+
+
+# ---------------------------------------------------------------- the links to them
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_page_shows_the_goal_and_links_the_rules(client, game):
+    ana = make_users("ana")[0]
+    table = make_table(game, [ana], [f"bot{i}" for i in range(1, api.game(game).seats)])
+    page = parse(client.get(f"/tables/{table.id}/?token={token(table, 0)}").content)
+    head = page.find(tag="header", **{"class": "tbl-head"})
+    goal = head.find(id="goal")
+    assert " ".join(registry.get_game(game).goal.split()) in goal.text
+    assert rules_url(game) in goal.links
+
+
+@pytest.mark.django_db
+def test_the_lobby_shows_every_games_goal_and_links_its_rules(client):
+    for who in (None, make_users("ana")[0]):
+        if who:
+            client.force_login(who)
+        page = parse(client.get("/play/").content)
+        quick = page.find(id="quick-play")
+        for spec in registry.games():
+            item = quick.find(**{"data-game": spec.name})
+            assert " ".join(spec.goal.split()) in item.text
+            assert rules_url(spec.name) in item.links
+    # The create form's rules of each game say what they mean.
+    form = parse(client.get("/play/").content).find(id="create-form")
+    for spec in registry.games():
+        group = form.find(tag="fieldset", **{"data-game": spec.name})
+        assert f"{rules_url(spec.name)}#variants" in group.links
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_invitation_and_the_waiting_table_link_the_rules(client):
+    ana, ben = make_users("ana", "ben")
+    table = lobby.create_friendly(ana, game="schieberamsch", bots=1).table
+    client.force_login(ben)
+    invitation = parse(client.get(f"/tables/{table.id}/join/").content)
+    assert rules_url("schieberamsch") in invitation.links
+    client.force_login(ana)
+    waiting = parse(client.get(f"/tables/{table.id}/").content)
+    assert rules_url("schieberamsch") in waiting.links
+
+
+@pytest.mark.django_db
+def test_the_home_pages_game_cards_link_their_rules(client):
+    page = parse(client.get("/").content)
+    for spec in registry.games():
+        card = page.find(tag="article", **{"data-game": spec.name, "class": "card game-card"})
+        assert rules_url(spec.name) in card.links
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", GAMES)
+def test_an_event_page_links_the_rules_of_its_game(client, alice, game):
+    event = event_services.create_event(
+        alice, name=f"Cup {game}", game=game, rounds=2, deals_per_match=1, format="swiss"
+    )
+    event_services.publish_event(event, by=alice)
+    page = parse(client.get(f"/events/{event.slug}/").content)
+    assert page.find(id="rules-link").attrs["href"] == rules_url(game)

@@ -1,0 +1,287 @@
+"""The end of a deal in Chromium, every game: the summary opens over the new deal, its figures
+are the record's result, it closes by itself after `GAMEPLAY_DEAL_SUMMARY_SECONDS` (4 s here) or
+by hand, and reopens from the Match table (fetched from `summary.json` when the page has not
+seen it); the replay shows it at the deal's last step.
+
+The person's seat (seat 0) is played from the page by a fixed rule (the first legal action, or
+the first one matching `prefer`), through the page's own `Mediana.act`; the bots play at their
+basic level from the table's seed. So each seed gives a known deal (found by replaying the same
+rule offline): a Schieberamsch Jungfrau with a push (seed 2), a Grand Hand won by the person
+(seed 30), a Mediatore Solo (seed 1), a 3-5-8 second hand with an exchange (seed 1).
+
+Screenshots (desktop and phone) go to /tmp/shots_summary/.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gameplay.engines.records import score_record
+from tests.browser.conftest import PHONE, Server, browser, desktop  # noqa: F401
+from tests.browser.play import watch_errors
+from tests.procs import BIN, free_port, running, service_env
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = Path("/tmp/shots_summary")
+SECONDS = 4  # the summary's time on the page (and the extra clock time), for this server
+
+# (game, players, deals, seed, prefer, the deal to explain, what its summary must say)
+CASES = {
+    "jungfrau": (
+        "schieberamsch",
+        "Ana,Bot Bianca,Bot Bruno",
+        2,
+        2,
+        [{"act": "push"}, {"act": "pass"}],
+        0,
+        ["\u00d7 2 (Jungfrau)", "(1 push)", "penalty points"],
+    ),
+    "grand_hand": (
+        "schieberamsch",
+        "Ana,Bot Bianca,Bot Bruno",
+        2,
+        30,
+        [{"act": "grand_hand"}],
+        0,
+        ["Grand Hand (24 \u00d7", "(won)", "Grand Hand by Ana"],
+    ),
+    "solo": (
+        "mediatore",
+        "Ana,Bot Bianca,Bot Bruno,Bot Carla",
+        2,
+        1,
+        [{"act": "bid", "contract": "solo"}],
+        0,
+        ["Solo by Ana", "Solo lost, as the declarer", "monte"],
+    ),
+    "exchange": (
+        "three_five_eight",
+        "Ana,Bot Bianca,Bot Bruno",
+        3,
+        1,
+        [],
+        1,
+        ["Trump:", "less the target of", "Balance after this hand"],
+    ),
+    "saichugen": (
+        "saichugen",
+        "Ana,Bot Bianca,Bot Bruno",
+        2,
+        4,
+        [],
+        0,
+        ["the median", "Game scores", "Round 5"],
+    ),
+}
+
+# One move of seat 0 by the fixed rule, through the page's own `act`; the seq it was sent at,
+# or null when it is not the seat's turn (or a click is still on its way).
+ACT = """(prefer) => {
+  const t = window.medianaTable;
+  const s = t && t.state();
+  if (!s || !t.connected() || t.pending() || s.status !== "playing") return null;
+  if (!(s.to_act || []).includes(s.seat) || !s.legal.length) return null;
+  const concrete = (e) => {
+    if (e.act === "exchange") {
+      const d = e.discard.from.slice(0, e.discard.choose);
+      const give = e.give ? e.give.from.find((c) => !d.includes(c)) : null;
+      return { act: "exchange", discard: d, give };
+    }
+    if ("choose" in e) {
+      const a = { act: e.act, cards: e.from.slice(0, e.choose) };
+      if (e.to !== undefined) a.to = e.to;
+      return a;
+    }
+    return Object.assign({}, e);
+  };
+  let pick = null;
+  for (const want of prefer) {
+    pick = s.legal.find((e) => Object.entries(want).every(([k, v]) => e[k] === v));
+    if (pick) break;
+  }
+  window.Mediana.act(concrete(pick || s.legal[0]));
+  return s.seq;
+}"""
+MOVED = "(seq) => !window.medianaTable.pending() && window.medianaTable.state().seq > seq"
+OPEN = "() => window.medianaSummary.open()"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    """The browser tests' server (tests/browser/conftest.py) with a short summary time."""
+    database = tmp_path_factory.mktemp("summary") / "summary.sqlite3"
+    env = service_env(
+        DATABASE_URL=f"sqlite:///{database}",
+        GAMEPLAY_BOT_DELAY="0.05",
+        GAMEPLAY_DEAL_SUMMARY_SECONDS=str(SECONDS),
+        LOG_LEVEL="WARNING",
+    )
+    env.pop("REDIS_URL", None)
+    env.pop("CELERY_EAGER", None)
+    srv = Server("", env)
+    srv.manage("migrate", "--no-input", "-v0")
+    port = free_port()
+    args = [str(BIN / "uvicorn"), "tests.browser.asgi:application", "--host", "127.0.0.1"]
+    args += ["--port", str(port), "--log-level", "warning"]
+    with running(args, env, port):
+        srv.url = f"http://127.0.0.1:{port}"
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+def play_until(page, prefer: list[dict], deals_over: int, timeout: float = 90) -> dict:
+    """Play seat 0 by the fixed rule until `deals_over` deals are finished; the last state."""
+    deadline = time.monotonic() + timeout
+    while True:
+        s = page.evaluate("() => window.medianaTable.state()")
+        if s and (len(s["view"].get("results") or []) >= deals_over or s["status"] == "finished"):
+            return s
+        assert time.monotonic() < deadline, "the deal did not end"
+        seq = page.evaluate(ACT, prefer)
+        if seq is None:
+            page.wait_for_timeout(40)
+        else:
+            page.wait_for_function(MOVED, arg=seq, timeout=15_000)
+
+
+def totals_shown(page) -> list[tuple[int, int]]:
+    seats = page.locator("#deal-summary .ds-seat")
+    return [
+        (
+            int(seats.nth(i).get_attribute("data-score-total")),
+            int(seats.nth(i).get_attribute("data-payout-total")),
+        )
+        for i in range(seats.count())
+    ]
+
+
+def expected(record: dict, k: int) -> list[tuple[int, int]]:
+    deal = score_record(record)["deals"][k]
+    return list(zip(deal["scores"], deal["payouts"], strict=True))
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_summary_of_a_deal_is_its_record_and_closes_reopens(
+    case,
+    server,
+    desktop,  # noqa: F811
+    browser,  # noqa: F811
+    shots,
+):
+    game, players, deals, seed, prefer, k, words = CASES[case]
+    n = len(players.split(","))
+    made = server.create_table(game, players, n - 1, deals=deals, seed=seed)
+    token = made["seats"][0]["token"]
+    page = desktop
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/tables/{made['table']}/?token={token}")
+    page.wait_for_function("() => window.medianaTable && window.medianaTable.connected()")
+    play_until(page, prefer, k + 1)
+
+    # It opened by itself when the deal ended, over the next deal, with a countdown.
+    page.wait_for_function(f"() => {{ const o = {OPEN[6:]}; return o && o.deal === {k}; }}")
+    assert page.evaluate(OPEN)["timed"] is True
+    assert "Closes in" in page.locator("#ds-countdown").inner_text()
+    opened = time.monotonic()
+    # ... and closes by itself after the summary's time.
+    page.wait_for_selector("#deal-summary", state="hidden", timeout=(SECONDS + 4) * 1000)
+    assert time.monotonic() - opened > SECONDS - 1.5
+
+    record = server.export_record(made["table"])
+    want = expected(record, k)
+
+    # Reopened from the Match table: the same figures, the record's, until closed by hand.
+    page.locator(f'#match-scores button[data-summary-deal="{k}"]').click()
+    page.wait_for_selector("#deal-summary", state="visible")
+    assert page.evaluate(OPEN) == {"deal": k, "timed": False}
+    assert totals_shown(page) == want
+    text = page.locator("#deal-summary").inner_text()
+    for word in words:
+        assert word in text, (word, text)
+    # Every seat's score line ends with its total.
+    for i, (score, payout) in enumerate(want):
+        seat = page.locator(f'#deal-summary .ds-seat[data-seat="{i}"]')
+        assert (
+            seat.locator('[data-formula="score"]')
+            .inner_text()
+            .split(" = ")[-1]
+            .startswith(str(score))
+        )
+        shown = seat.locator('[data-formula="payout"]').inner_text().split(" = ")[-1]
+        assert shown == (f"+{payout}" if payout > 0 else str(payout))
+    page.locator("#deal-summary .ds").screenshot(path=str(shots / f"{case}_desktop.png"))
+    page.screenshot(path=str(shots / f"{case}_desktop_page.png"))
+    page.locator("#ds-close").click()
+    page.wait_for_selector("#deal-summary", state="hidden")
+
+    # The legend under the Match table says what the figures mean.
+    legend = page.locator("#match-legend").inner_text()
+    assert "Score:" in legend and "Payout:" in legend
+    if game == "schieberamsch":
+        assert "lower is better" in legend and "lowest total penalty wins" in legend
+    page.locator("#match-scores").screenshot(path=str(shots / f"{case}_match_legend.png"))
+
+    # Escape closes it too.
+    page.locator(f'#match-scores tr[data-deal="{k}"] td').first.click()
+    page.wait_for_selector("#deal-summary", state="visible")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#deal-summary", state="hidden")
+
+    # A fresh page (a spectator on a phone) has not seen the deal end: the row fetches it.
+    phone = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    try:
+        other = phone.new_page()
+        other_errors = watch_errors(other)
+        other.goto(f"{server.url}/tables/{made['table']}/")
+        other.wait_for_selector(f'#match-scores button[data-summary-deal="{k}"]')
+        with other.expect_response(lambda r: "summary.json" in r.url and r.status == 200):
+            other.locator(f'#match-scores button[data-summary-deal="{k}"]').click()
+        other.wait_for_selector("#deal-summary", state="visible")
+        assert totals_shown(other) == want
+        other.screenshot(path=str(shots / f"{case}_phone.png"))
+        other.locator("#deal-summary .ds").screenshot(path=str(shots / f"{case}_phone_dialog.png"))
+        assert other_errors == []
+    finally:
+        phone.close()
+    assert errors == []
+
+
+def test_the_replay_shows_the_summary_at_each_deals_last_step(server, desktop, shots):  # noqa: F811
+    made = server.create_table("schieberamsch", "Ana,Bot Bianca,Bot Bruno", 3, deals=2, seed=2)
+    deadline = time.monotonic() + 60
+    while not score_record(record := server.export_record(made["table"]))["complete"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    page = desktop
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/tables/{made['table']}/replay/")
+    page.wait_for_selector("#replay-position")
+    assert page.locator("#replay-summary").is_hidden()  # the deal as dealt
+    page.keyboard.press("End")  # the match's last step: the last deal's end
+    page.wait_for_selector("#replay-summary .ds-body")
+    last = len(record["deals"]) - 1
+    seats = page.locator("#replay-summary .ds-seat")
+    shown = [
+        (
+            int(seats.nth(i).get_attribute("data-score-total")),
+            int(seats.nth(i).get_attribute("data-payout-total")),
+        )
+        for i in range(seats.count())
+    ]
+    assert shown == expected(record, last)
+    page.screenshot(path=str(shots / "replay_desktop.png"), full_page=True)
+    page.keyboard.press("ArrowLeft")  # one step before the end: the deal is not over
+    page.wait_for_function("() => document.getElementById('replay-summary').hidden")
+    assert errors == []
