@@ -23,13 +23,18 @@ __all__ = [
     "RecordError",
     "VariantError",
     "anonymize_seats",
+    "check_grid",
     "game",
     "game_choices",
     "games",
+    "grid_sheet",
     "match_finished",
     "random_record",
+    "read_grid",
     "score_record",
     "score_sheet",
+    "sheet_examples",
+    "sheet_grid",
     "start_table",
     "table_result",
     "unfinished_tables_of",
@@ -124,6 +129,69 @@ def score_sheet(
     from gameplay.engines.sheets import score_sheet as score
 
     return score(game_name, variant, sheet, dealer=dealer, n_seats=n_seats, n_deals=n_deals)
+
+
+# --- score grids: over-the-table results typed deal by deal (gameplay/engines/grid.py) --------
+
+
+def _problem(exc: Any) -> dict[str, Any]:
+    """A grid problem as plain data: its deal (from 0), field, seat, reason and message."""
+    return {
+        "deal": exc.deal,
+        "field": exc.field,
+        "seat": exc.seat,
+        "reason": exc.reason,
+        "message": str(exc),
+    }
+
+
+def sheet_grid(game_name: str, variant: dict[str, Any]) -> dict[str, Any]:
+    """The game's score grid under this variant: ``{"game", "seats", "fields": [...]}``, each
+    field's name, English label, kind, bounds, choices, per-seat flag, sum and `when`."""
+    from gameplay.engines.grid import describe_grid
+
+    return describe_grid(game_name, variant)
+
+
+def read_grid(
+    game_name: str, variant: dict[str, Any], n_rows: int, get: Any
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Grid rows from a form's inputs (`get(name)` gives an input's text; names as
+    `grid.input_name`), and the inputs that hold no value of their kind (as problems)."""
+    from gameplay.engines.grid import read_form
+
+    rows, problems = read_form(game_name, variant, n_rows, get)
+    return rows, [_problem(p) for p in problems]
+
+
+def grid_sheet(
+    game_name: str, variant: dict[str, Any], rows: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The score sheet a grid stands for, and every problem found (field by field); the sheet
+    counts only without problems."""
+    from gameplay.engines.grid import grid_to_sheet
+
+    sheet, problems = grid_to_sheet(game_name, variant, rows)
+    return sheet, [_problem(p) for p in problems]
+
+
+def check_grid(
+    game_name: str, variant: dict[str, Any], rows: Any, *, n_seats: int, n_deals: int
+) -> dict[str, Any]:
+    """A grid as it is typed: each deal's dealer, scores, payouts and running totals as far as
+    the rows are right, every problem, and (without problems) the sheet and its score."""
+    from gameplay.engines.grid import check_grid as check
+
+    out = check(game_name, variant, rows, n_seats=n_seats, n_deals=n_deals)
+    out["problems"] = [_problem(p) for p in out["problems"]]
+    return out
+
+
+def sheet_examples() -> list[dict[str, Any]]:
+    """Per game: what a score sheet's deal holds and an example sheet (the API's schema)."""
+    from gameplay.engines.sheets import sheet_examples as examples
+
+    return examples()
 
 
 def start_table(

@@ -38,6 +38,10 @@ def variant_field(flag: dict[str, Any]) -> forms.Field:
     )
 
 
+# The schedule's settings (league.services.schedule): optional in a post, defaults kept.
+SCHEDULE_FIELDS = ("time_zone", "deadline_policy", "extension_days")
+
+
 def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in time_zone_names()]
 
@@ -90,6 +94,8 @@ class EventForm(forms.ModelForm):
             if flag["name"] in current:
                 field.initial = current[flag["name"]]
             self.fields[f"variant__{flag['name']}"] = field
+        for name in SCHEDULE_FIELDS:  # left out (an older client): the event keeps its own
+            self.fields[name].required = False
         if self.instance.pk:
             self.fields["tiebreaks"].initial = self.instance.tiebreaks
         else:
@@ -99,6 +105,13 @@ class EventForm(forms.ModelForm):
             self.fields["seed"].help_text = gettext_lazy(
                 "makes round plans and the lot repeatable; leave it blank for a random one"
             )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in SCHEDULE_FIELDS:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)  # the event's, or the default
+        return data
 
     def variant(self) -> dict[str, Any]:
         out = {}

@@ -228,6 +228,15 @@ class Event(models.Model):
         default=False,
         help_text=_("entered players check themselves in for the next round"),
     )
+    # --- results from the table (docs/league.md, "Results from the table") -------------------
+    table_results = models.BooleanField(
+        _("results from the table"),
+        default=False,
+        help_text=_(
+            "over-the-table play: a player at the table enters the score grid; it counts when "
+            "the others at the table confirm it, or when you approve it"
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -426,6 +435,9 @@ class Result(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     record = models.JSONField(null=True, blank=True)
     sheet = models.JSONField(null=True, blank=True)
+    # The score grid as typed (rows per deal, gameplay/engines/grid.py), when it was: a
+    # correction opens with it filled in.
+    grid = models.JSONField(null=True, blank=True)
     scored = models.JSONField(help_text="score_record output: deals, totals, winners")
     forfeited_seats = models.JSONField(default=list, blank=True)
     entered_by = models.ForeignKey(
@@ -470,6 +482,78 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} deal {self.deal}: {self.payout:+d}"
+
+
+class ResultSubmission(models.Model):
+    """A score grid typed at the table by one of its players (an event with `table_results`):
+    it counts once every other person at the table confirms it, or when an organizer approves
+    it; a different grid from another player, or a rejection, makes it a dispute the organizer
+    settles by picking one. Written by league.services.table_results."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for the others to confirm")
+        DISPUTED = "disputed", _("disputed: the organizer decides")
+        COUNTED = "counted", _("counted")
+        SET_ASIDE = "set_aside", _("set aside")
+
+    OPEN = (Status.PENDING, Status.DISPUTED)
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
+    submitted_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    grid = models.JSONField(help_text="the score grid as typed, rows per deal")
+    sheet = models.JSONField(help_text="the score sheet the grid stands for")
+    scored = models.JSONField(help_text="score_record output: deals, totals, winners")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="the organizer who approved or set it aside",
+    )
+    result = models.ForeignKey(
+        Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["fixture", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture", "submitted_by"],
+                condition=Q(status__in=["pending", "disputed"]),
+                name="one_open_submission_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture}: grid by {self.submitted_by} ({self.status})"
+
+
+class SubmissionVote(models.Model):
+    """A player's word on a submitted grid: it is right (`agrees`), or it is not (a rejection,
+    with a reason), which sends it to the organizer."""
+
+    submission = models.ForeignKey(
+        ResultSubmission, on_delete=models.CASCADE, related_name="votes"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    agrees = models.BooleanField()
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["submission", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "player"], name="one_vote_per_player_and_submission"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {'confirms' if self.agrees else 'rejects'} {self.submission_id}"
 
 
 class StandingsSnapshot(models.Model):

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from league import views, views_notices, views_organizer, views_ratings, views_schedule
+from league import (
+    views,
+    views_import,
+    views_notices,
+    views_organizer,
+    views_people,
+    views_ratings,
+    views_registration,
+    views_schedule,
+)
 from league.profile import views as profile_views
 
 app_name = "league"
@@ -13,6 +22,37 @@ urlpatterns = [
     path("events/<slug:slug>/publish/", views_organizer.event_publish, name="event_publish"),
     path("events/<slug:slug>/close/", views_organizer.event_close, name="event_close"),
     path("events/<slug:slug>/entries/", views_organizer.entries, name="entries"),
+    # the people of an event (docs/league.md, "Roles", "Registration", "Entries")
+    path("events/<slug:slug>/delete/", views_people.event_delete, name="event_delete"),
+    path("events/<slug:slug>/organizers/", views_people.organizers, name="organizers"),
+    path(
+        "events/<slug:slug>/organizers/<int:user_id>/remove/",
+        views_people.organizer_remove,
+        name="organizer_remove",
+    ),
+    path("events/<slug:slug>/registration/", views_people.registration_page, name="registration"),
+    path(
+        "events/<slug:slug>/registration/invitation/",
+        views_people.invitation,
+        name="invitation",
+    ),
+    path(
+        "events/<slug:slug>/registration/check-in/",
+        views_people.check_in_window,
+        name="check_in_window",
+    ),
+    path(
+        "events/<slug:slug>/entries/import/",
+        views_import.entries_import,
+        name="entries_import",
+    ),
+    path("events/<slug:slug>/signup/", views_registration.signup, name="signup"),
+    path("events/<slug:slug>/signup/leave/", views_registration.leave, name="signup_leave"),
+    path(
+        "events/<slug:slug>/signup/check-in/",
+        views_registration.check_in,
+        name="signup_check_in",
+    ),
     path(
         "events/<slug:slug>/entries/<int:entry_id>/",
         views_organizer.entry_action,

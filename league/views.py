@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -25,10 +27,13 @@ from league.models import (
 )
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
+from league.services import organizers as organizer_services
+from league.services import registration
 from league.services.event_times import zone
+from league.services.organizers import display_name
 from league.services.permissions import can_manage, can_organize, can_see
 from league.services.rounds import loaded_fingerprint
-from league.services.standings import standings_rows
+from league.services.standings import played_in, standings_rows
 from league.standings import StandingsConfig, StandingsRow, get_tiebreak, standings_csv_rows
 
 
@@ -75,8 +80,26 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "rounds": rounds,
         "manager": manager,
         "game": gameplay.game(event.game),
+        **people_context(request, event, entries),
     }
     return render(request, "league/event_detail.html", context)
+
+
+def people_context(request: HttpRequest, event: Event, entries: QuerySet[Entry]) -> dict:
+    """The event page's people: its organizers, the entries that withdrew before they played
+    (listed apart), and the visitor's sign-up (league.services.registration); a fixed number of
+    queries whatever the number of entries."""
+    rows = list(entries.annotate(played=ExpressionWrapper(played_in(event), BooleanField())))
+    standing = registration.standing(event, request.user)
+    shown = event.signup_open or standing.entry is not None or standing.waiting_position
+    return {
+        "entries": [e for e in rows if e.played or not e.withdrawn],
+        "withdrawn_before_play": [e for e in rows if e.withdrawn and not e.played],
+        "organizer_names": [display_name(u) for u in organizer_services.organizers(event)],
+        "standing": standing,
+        "signup_shown": bool(shown and event.visibility == Event.Visibility.PUBLISHED),
+        "next": urlencode({"next": request.path}),
+    }
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:

@@ -17,7 +17,7 @@ from league.errors import LeagueError
 from league.forms_schedule import NoticeSettingsForm
 from league.models import Notice
 from league.services import notifications
-from league.services.notice_kinds import KINDS, words
+from league.services.notice_kinds import KINDS, player_names, words
 
 # Notices the page lists, newest first (older ones stay, unread ones count in the bell).
 PAGE_SIZE = 100
@@ -28,9 +28,10 @@ PAGE_SIZE = 100
 def notice_list(request: HttpRequest) -> HttpResponse:
     notices = list(Notice.objects.filter(user=request.user)[:PAGE_SIZE])
     language = getattr(request.user, "language", None)
+    names = player_names([notice.context for notice in notices])
     rows = []
     for notice in notices:
-        title, text = words(notice.kind, notice.context, language)
+        title, text = words(notice.kind, notice.context, language, names)
         rows.append({"notice": notice, "title": title, "text": text})
     return render(request, "league/notices.html", {"rows": rows})
 

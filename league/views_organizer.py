@@ -1,5 +1,9 @@
 """Organizer pages. Each view authorizes first (only the event's organizers and staff pass; creating
-an event needs the organizer role), and the services authorize again whoever calls them."""
+an event needs the organizer role), and the services authorize again whoever calls them.
+
+Every irreversible button (publish, close, withdraw, remove, discard, delete) leads to a
+confirmation page first: its GET explains what will happen and holds the POST that does it
+(`confirm_page`); the POST itself is what the page's form (and a script) sends."""
 
 from __future__ import annotations
 
@@ -10,21 +14,26 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.forms import EntryForm, EventForm, ResultForm
-from league.models import Entry, Event, Fixture, Round
+from league.models import Bye, Entry, Event, Fixture, Round, Seat
+from league.services import claim_mail
 from league.services import claims as claim_services
 from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
 from league.services.permissions import can_manage, check_can_organize
+
+GET_OR_POST = ["GET", "HEAD", "POST"]
 
 
 def organizer_view(view: Any) -> Any:
@@ -39,6 +48,31 @@ def organizer_view(view: Any) -> Any:
         return view(request, event, *args, **kwargs)
 
     return wrapper
+
+
+def confirm_page(
+    request: HttpRequest,
+    event: Event,
+    *,
+    title: str,
+    lines: list[str],
+    action: str,
+    button: str,
+    fields: dict[str, Any] | None = None,
+    cancel: str | None = None,
+) -> HttpResponse:
+    """The confirmation step of an irreversible button: what will happen, and the POST (with
+    `fields` as hidden inputs) that does it; nothing is changed by showing it."""
+    context = {
+        "event": event,
+        "title": title,
+        "lines": lines,
+        "action": action,
+        "button": button,
+        "fields": sorted((fields or {}).items()),
+        "cancel": cancel or event.get_absolute_url(),
+    }
+    return render(request, "league/confirm.html", context)
 
 
 def _done(request: HttpRequest, event: Event, text: str, to: str | None = None) -> HttpResponse:
@@ -86,16 +120,45 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "league/event_form.html", context)
 
 
-@require_POST
+@require_http_methods(GET_OR_POST)
 @organizer_view
 def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
+    if request.method != "POST":
+        return confirm_page(
+            request,
+            event,
+            title=_("Publish %(name)s?") % {"name": event.name},
+            lines=[
+                _("Everyone will see the event, its published rounds, results and standings."),
+                _(
+                    "Its results count for the ratings if its owner holds the organizer role. "
+                    "A published event cannot become a draft again, nor be deleted."
+                ),
+            ],
+            action=reverse("league:event_publish", args=[event.slug]),
+            button=_("Publish the event"),
+        )
     event_services.publish_event(event, by=request.user)
     return _done(request, event, "Event published.")
 
 
-@require_POST
+@require_http_methods(GET_OR_POST)
 @organizer_view
 def event_close(request: HttpRequest, event: Event) -> HttpResponse:
+    if request.method != "POST":
+        return confirm_page(
+            request,
+            event,
+            title=_("Close %(name)s?") % {"name": event.name},
+            lines=[
+                _(
+                    "No more rounds, entries or results — corrections included. "
+                    "This cannot be undone."
+                )
+            ],
+            action=reverse("league:event_close", args=[event.slug]),
+            button=_("Close the event"),
+        )
     try:
         event_services.close_event(event, by=request.user)
     except LeagueError as exc:
@@ -118,22 +181,69 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
         except LeagueError as exc:
             return _refused(request, event, exc, here)
         return _done(request, event, f"{entry.player.name} entered.", here)
+    in_a_round = Seat.objects.filter(fixture__round__event=event, player_id=OuterRef("player_id"))
+    bye = Bye.objects.filter(round__event=event, player_id=OuterRef("player_id"))
+    rows = (
+        Entry.objects.filter(event=event)
+        .select_related("player")
+        .annotate(played=Exists(in_a_round) | Exists(bye))
+        .order_by("player__name")
+    )
+    rows = list(rows)
     context = {
         "event": event,
         "form": form,
-        "entries": Entry.objects.filter(event=event).select_related("player"),
+        "entries": [e for e in rows if not e.withdrawn],
+        "withdrawn": [e for e in rows if e.withdrawn],
         "claim_days": claim_services.invitation_days(),
     }
     return render(request, "league/entries.html", context)
 
 
-@require_POST
+# What each entry action says on its confirmation page (the irreversible ones).
+CONFIRM_ENTRY = {
+    "withdraw": (
+        _lazy("Withdraw %(name)s?"),
+        _lazy(
+            "Later rounds skip them; their results stay. You can undo it later (a knockout "
+            "takes nobody back once a later round is planned). Their place goes to the first "
+            "player on the waiting list."
+        ),
+        _lazy("Withdraw"),
+    ),
+    "remove": (
+        _lazy("Remove %(name)s's entry?"),
+        _lazy(
+            "The entry goes, as if it had never been made (the player stays). Only an entry "
+            "that has never been in a round can be removed. This cannot be undone."
+        ),
+        _lazy("Remove the entry"),
+    ),
+}
+
+
+@require_http_methods(GET_OR_POST)
 @organizer_view
 def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(
         Entry.objects.select_related("player", "event"), pk=entry_id, event=event
     )
     here = reverse("league:entries", args=[event.slug])
+    if request.method != "POST":
+        action = request.GET.get("action", "")
+        if action not in CONFIRM_ENTRY:
+            return redirect(here)
+        title, text, button = CONFIRM_ENTRY[action]
+        return confirm_page(
+            request,
+            event,
+            title=str(title) % {"name": entry.player.name},
+            lines=[str(text)],
+            action=reverse("league:entry_action", args=[event.slug, entry.pk]),
+            button=str(button),
+            fields={"action": action},
+            cancel=here,
+        )
     action = request.POST.get("action")
     try:
         if action == "check_in":
@@ -142,6 +252,10 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
             event_services.check_in(entry, False, by=request.user)
         elif action == "withdraw":
             event_services.withdraw(entry, by=request.user)
+        elif action == "reinstate":
+            event_services.reinstate(entry, by=request.user)
+        elif action == "remove":
+            event_services.remove_entry(entry, by=request.user)
         else:
             raise LeagueError(f"unknown action {action!r}")
     except LeagueError as exc:
@@ -152,10 +266,20 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
 @require_POST
 @organizer_view
 def claim_invite(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
-    """Make a one-time link that lets a person claim this entry's player (who has no account):
+    """Invite a person to claim this entry's player (who has no account): by e-mail, once, to
+    the address the import gave (`how=mail`, league.services.claim_mail); else a one-time link
     shown once, on this page only, for the organizer to pass on (league.services.claims)."""
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
     here = reverse("league:entries", args=[event.slug])
+    if request.POST.get("how") == "mail":
+        try:
+            address = claim_mail.mail_claim_invitation(
+                entry, by=request.user, claim_url=request.build_absolute_uri(reverse("claim"))
+            )
+        except LeagueError as exc:
+            return _refused(request, event, exc, here)
+        text = _("Invitation to claim %(name)s e-mailed to %(address)s.")
+        return _done(request, event, text % {"name": entry.player.name, "address": address}, here)
     try:
         made = claim_services.invite_to_claim(entry.player, by=request.user)
     except LeagueError as exc:
@@ -183,15 +307,64 @@ def round_generate(request: HttpRequest, event: Event) -> HttpResponse:
     return _done(request, event, f"Round {round_.number} planned: check it, then publish.", url)
 
 
-@require_POST
+def confirm_round(request: HttpRequest, event: Event, round_: Round, action: str) -> HttpResponse:
+    """The confirmation of publishing a round (and, in a draft event, the event) or
+    discarding a draft."""
+    here = reverse("league:round", args=[event.slug, round_.number])
+    names = {"number": round_.number, "event": event.name}
+    fields: dict[str, Any] = {"action": action}
+    if action == "discard":
+        title = _("Discard the draft of round %(number)s?") % names
+        lines = [_("Its tables and byes go; you can generate the round again.")]
+        button = _("Discard the draft")
+    else:
+        title = _("Publish round %(number)s?") % names
+        lines = [
+            _(
+                "Its players see their tables and seats; online tables open. A published "
+                "round cannot be taken back."
+            )
+        ]
+        button = _("Publish the round")
+        if event.visibility == Event.Visibility.DRAFT:
+            title = _("Publish round %(number)s and %(event)s?") % names
+            lines.append(
+                _(
+                    "%(event)s is a draft: publishing the round publishes the event too, or its "
+                    "players would find no event and no table (a 404)."
+                )
+                % names
+            )
+            button = _("Publish the round and the event")
+            fields["publish_event"] = "1"
+    return confirm_page(
+        request,
+        event,
+        title=title,
+        lines=lines,
+        action=reverse("league:round_action", args=[event.slug, round_.number]),
+        button=button,
+        fields=fields,
+        cancel=here,
+    )
+
+
+@require_http_methods(GET_OR_POST)
 @organizer_view
 def round_action(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     round_ = get_object_or_404(Round, event=event, number=number)
     here = reverse("league:round", args=[event.slug, number])
+    if request.method != "POST":
+        action = request.GET.get("action", "")
+        if action not in ("publish", "discard"):
+            return redirect(here)
+        return confirm_round(request, event, round_, action)
     action = request.POST.get("action")
     try:
         if action == "publish":
-            round_services.publish_round(round_, by=request.user)
+            round_services.publish_round(
+                round_, by=request.user, publish_event=request.POST.get("publish_event") == "1"
+            )
             return _done(request, event, f"Round {number} published.", here)
         if action == "swap":
             try:
@@ -206,6 +379,9 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
             round_services.discard_draft(round_, by=request.user)
             return _done(request, event, f"Draft round {number} discarded.")
         raise LeagueError(f"unknown action {action!r}")
+    except round_services.DraftEventRound as exc:
+        messages.warning(request, str(exc))
+        return confirm_round(request, event, round_, "publish")
     except LeagueError as exc:
         return _refused(request, event, exc, here)
 

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     COMMON_REASONS,
@@ -35,7 +35,7 @@ from .base import (
 from .cards import ITALIAN40, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
 from .hints import gettext_noop
-from .sheet_rules import SheetError, SheetRules, seat
+from .sheet_rules import GridField, SheetError, SheetRules, seat
 from .variants import Flag
 
 DECK = ITALIAN40
@@ -215,11 +215,29 @@ def payments(
     return amounts
 
 
+# The contracts as the score grid names them.
+CONTRACT_LABELS = (
+    gettext_noop("Chiamo"),
+    gettext_noop("Mediatore"),
+    gettext_noop("Solo"),
+    gettext_noop("Solissimo"),
+    gettext_noop("Arcisolissimo"),
+)
+
+
 class MediatoreSheet(SheetRules):
     """A sheet deal: ``{"contract": "chiamo", "declarer": 0, "partner": 2, "giver": null,
     "called_in_monte": false, "won": true, "slam": false}`` (partner for Chiamo 2 v 2, giver
     for a Mediatore with a giver; ``"points"``, the declarer side's, may be given and is
     checked against ``won``/``slam``). A deal may be thrown in (everyone passed)."""
+
+    EXAMPLE: ClassVar[dict[str, Any]] = {
+        "deals": [
+            {"contract": "chiamo", "declarer": 0, "partner": 2, "won": True, "slam": False},
+            {"thrown_in": True},
+            {"contract": "solo", "declarer": 3, "won": False},
+        ]
+    }
 
     def thrown_in(self) -> None:
         """Everyone passed: the deal is thrown in (no score)."""
@@ -227,35 +245,125 @@ class MediatoreSheet(SheetRules):
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         contract = deal.get("contract")
         if contract not in CONTRACTS:
-            raise SheetError(f"contract must be one of {', '.join(CONTRACTS)}")
+            raise SheetError(f"contract must be one of {', '.join(CONTRACTS)}", field="contract")
         code = CONTRACTS.index(contract)
-        declarer = seat(deal.get("declarer"), 4, "declarer")
+        declarer = seat(deal.get("declarer"), 4, "declarer", field="declarer")
         helper = -1
+        helper_field = "partner" if code == CHIAMO else "giver"
         if code == CHIAMO and deal.get("partner") is not None:
-            helper = seat(deal["partner"], 4, "partner")
+            helper = seat(deal["partner"], 4, "partner", field="partner")
         if code == MEDIATORE and deal.get("giver") is not None:
-            helper = seat(deal["giver"], 4, "giver")
+            helper = seat(deal["giver"], 4, "giver", field="giver")
         if helper == declarer:
-            raise SheetError("the declarer cannot be his own partner or giver")
+            raise SheetError("the declarer cannot be his own partner or giver", field=helper_field)
         in_monte = deal.get("called_in_monte", False)
         if code in (CHIAMO, MEDIATORE) and (helper < 0) != bool(in_monte):
-            raise SheetError("say either who held the called card or that it lay in the monte")
+            raise SheetError(
+                "say either who held the called card or that it lay in the monte",
+                field=helper_field,
+            )
         won, slam = deal.get("won"), deal.get("slam", False)
         if not isinstance(won, bool) or not isinstance(slam, bool):
-            raise SheetError("won and slam must be true or false")
+            raise SheetError("won and slam must be true or false", field="outcome")
         side = {declarer} | ({helper} if code == CHIAMO and helper >= 0 else set())
         points = deal.get("points")
         if points is None:
             points = (11 if won else 0) if slam else (6 if won else 5)
         elif isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 11:
-            raise SheetError("points (the declarer side's) are from 0 to 11")
+            raise SheetError("points (the declarer side's) are from 0 to 11", field="points")
         if (points >= 6) != won:
-            raise SheetError(f"{points} points {'lose' if won else 'win'}: check 'won'")
+            raise SheetError(
+                f"{points} points {'lose' if won else 'win'}: check 'won'", field="outcome"
+            )
         if slam and points not in (0, 11):
-            raise SheetError("a slam takes every trick: the points are 11 or 0")
+            raise SheetError("a slam takes every trick: the points are 11 or 0", field="slam")
         pay = payments(code, declarer, helper, bool(in_monte), won, slam, self.variant["slam"])
         scores = [points if s in side else 11 - points for s in range(4)]
         return scores, pay, dealer
+
+    def grid(self) -> list[GridField]:
+        """Thrown in, or the contract, declarer, partner (Chiamo) or giver (Mediatore), won or
+        lost, slam, and optionally the declarer side's points."""
+        played = (("thrown_in", False),)
+        fields = [
+            GridField(
+                "thrown_in",
+                gettext_noop("Thrown in"),
+                "bool",
+                help=gettext_noop("all four passed"),
+            ),
+            GridField(
+                "contract",
+                gettext_noop("Contract"),
+                "choice",
+                choices=tuple(zip(CONTRACTS, CONTRACT_LABELS, strict=True)),
+                when=played,
+            ),
+            GridField("declarer", gettext_noop("Declarer"), "seat", when=played),
+            GridField(
+                "partner",
+                gettext_noop("Partner"),
+                "seat",
+                optional=True,
+                blank=gettext_noop("none: the called card lay in the monte"),
+                when=(*played, ("contract", "chiamo")),
+                help=gettext_noop("who held the called card"),
+            ),
+            GridField(
+                "giver",
+                gettext_noop("Giver"),
+                "seat",
+                optional=True,
+                blank=gettext_noop("none: the called card lay in the monte"),
+                when=(*played, ("contract", "mediatore")),
+                help=gettext_noop("who handed over the called card"),
+            ),
+            GridField(
+                "outcome",
+                gettext_noop("Declarer's side"),
+                "choice",
+                choices=(("won", gettext_noop("won")), ("lost", gettext_noop("lost"))),
+                when=played,
+            ),
+            GridField(
+                "slam",
+                gettext_noop("Slam"),
+                "bool",
+                when=played,
+                help=gettext_noop("one side took all 9 tricks"),
+            ),
+            GridField(
+                "points",
+                gettext_noop("Declarer side's points"),
+                "int",
+                min=0,
+                max=11,
+                optional=True,
+                when=played,
+                help=gettext_noop("optional: 6 or more win"),
+            ),
+        ]
+        return fields
+
+    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
+        if row.get("thrown_in"):
+            return {"thrown_in": True}
+        deal: dict[str, Any] = {
+            "contract": row["contract"],
+            "declarer": row["declarer"],
+            "won": row["outcome"] == "won",
+            "slam": row["slam"],
+        }
+        for helper in ("partner", "giver"):
+            if helper in row:
+                if row[helper] is None:
+                    deal["called_in_monte"] = True
+                else:
+                    deal[helper] = row[helper]
+        if row.get("points") is not None:
+            deal["points"] = row["points"]
+        self.deal(dict(deal), 0)  # the rules' own checks, named by field (no state here)
+        return deal
 
 
 class MediatoreMatch(Match):

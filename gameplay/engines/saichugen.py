@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from math import floor
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     COMMON_REASONS,
@@ -25,7 +25,7 @@ from .base import (
 )
 from .cards import FRENCH52, SUIT_NAMES, Deck
 from .hints import gettext_noop
-from .sheet_rules import SheetError, SheetRules, ints
+from .sheet_rules import GridField, SheetError, SheetRules, ints
 from .variants import Flag
 
 DECK = FRENCH52
@@ -105,18 +105,80 @@ def game_payouts(game_scores: list[int], mode: str = "zero_sum") -> list[int]:
 
 
 MAX_GAME_SCORE = 5 * 3 * 13  # every trick of the game won with a king
+MAX_ROUND_SCORE = TRICKS_PER_ROUND * 13
+# The grid's labels, one per round (written out so that makemessages finds each).
+ROUND_LABELS = (
+    gettext_noop("Round 1"),
+    gettext_noop("Round 2"),
+    gettext_noop("Round 3"),
+    gettext_noop("Round 4"),
+    gettext_noop("Round 5"),
+)
+
+
+def round_problem(scores: Sequence[int]) -> str | None:
+    """Why three round scores cannot come from one round (None: they can). Each of the round's
+    three tricks scores its winning card's value (1 to 13) for one seat: a seat that scored
+    took at least one trick, and at least ⌈score / 13⌉ of them."""
+    total = sum(scores)
+    if not TRICKS_PER_ROUND <= total <= MAX_ROUND_SCORE:
+        return (
+            f"a round's {TRICKS_PER_ROUND} tricks score {TRICKS_PER_ROUND} to "
+            f"{MAX_ROUND_SCORE} together, not {total}"
+        )
+    fewest = sum(max(1, -(-r // 13)) for r in scores if r)
+    most = sum(min(r, TRICKS_PER_ROUND) for r in scores if r)
+    if not fewest <= TRICKS_PER_ROUND <= most:
+        return f"these scores need {fewest} tricks, and a round has {TRICKS_PER_ROUND}"
+    return None
+
+
+def game_score(rounds: Sequence[Sequence[int]]) -> list[int]:
+    """The game scores from the five rounds' scores: each round banks at its median."""
+    totals = [0, 0, 0]
+    for scores in rounds:
+        totals = [t + b for t, b in zip(totals, round_banked(list(scores)), strict=True)]
+    return totals
 
 
 class SaichugenSheet(SheetRules):
     """A sheet deal: ``{"scores": [G0, G1, G2]}``, the game scores banked over five rounds."""
 
+    EXAMPLE: ClassVar[dict[str, Any]] = {"deals": [{"scores": [20, 20, 35]}]}
+
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         scores = ints(deal.get("scores"), 3, "scores")
-        if any(not 0 <= s <= MAX_GAME_SCORE for s in scores):
-            raise SheetError(f"a game score is from 0 to {MAX_GAME_SCORE}")
+        for s, score in enumerate(scores):
+            if not 0 <= score <= MAX_GAME_SCORE:
+                raise SheetError(
+                    f"a game score is from 0 to {MAX_GAME_SCORE} (seat {s} has {score})", seat=s
+                )
         if sum(scores) > MAX_GAME_SCORE:
             raise SheetError(f"the three game scores cannot add up to more than {MAX_GAME_SCORE}")
         return scores, game_payouts(scores, payout_mode(self.variant)), dealer
+
+    def grid(self) -> list[GridField]:
+        """Each round's scores, per seat: the values of the tricks the seat won in it."""
+        return [
+            GridField(
+                f"round{n}",
+                ROUND_LABELS[n - 1],
+                "int",
+                per_seat=True,
+                min=0,
+                max=MAX_ROUND_SCORE,
+                help=gettext_noop("the values of the tricks each seat won in the round"),
+            )
+            for n in range(1, ROUNDS + 1)
+        ]
+
+    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
+        rounds = [row[f"round{n}"] for n in range(1, ROUNDS + 1)]
+        for n, scores in enumerate(rounds, start=1):
+            problem = round_problem(scores)
+            if problem:
+                raise SheetError(problem, field=f"round{n}")
+        return {"scores": game_score(rounds)}
 
 
 class SaichugenMatch(Match):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     COMMON_REASONS,
@@ -31,7 +32,7 @@ from .base import (
 from .cards import FRENCH32, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction
 from .hints import gettext_noop
-from .sheet_rules import SheetError, SheetRules, ints
+from .sheet_rules import GridField, SheetError, SheetRules, ints
 from .variants import Flag
 
 DECK = FRENCH32
@@ -259,22 +260,260 @@ def payouts_of(scores: list[int]) -> list[int]:
 
 
 MAX_PENALTY = 120 * 2 * 8  # a Jungfrau after three pushes, before the divisor
+MAX_PUSHES = 3  # forehand, middlehand and rearhand each push the skat on once at most
+
+
+def _subset_sums(values: Sequence[int]) -> frozenset[int]:
+    sums = {0}
+    for v in values:
+        sums |= {s + v for s in sums}
+    return frozenset(sums)
+
+
+# The card points a seat can end a deal with (some cards of the deck: not 1, not 119), and the
+# points two cards can hold (the skat).
+POINT_TOTALS = _subset_sums(POINTS)
+SKAT_POINTS = frozenset(POINTS[a] + POINTS[b] for a, b in combinations(range(32), 2))
+
+
+@lru_cache(maxsize=64)
+def _penalties(div: int, durchmarsch_pushes: bool, grand: bool, doubles: int, loss: int) -> Any:
+    """(positive, negative) penalties one deal can give a seat under these flags."""
+    pos: set[int] = set()
+    neg: set[int] = set()
+    for k in range(MAX_PUSHES + 1):
+        for p in POINT_TOTALS:
+            pos |= {pen(p << k, div), pen(p * 2 << k, div)}  # the most points; a Jungfrau
+        neg.add(pen(-120 * ((1 << k) if durchmarsch_pushes else 1), div))
+    if grand:
+        for levels in range(3, 9):  # 1 to 4 matadors + game + hand (+ schneider, + schwarz)
+            for d in range(doubles + 1):
+                value = 24 * levels << d
+                neg.add(pen(-value, div))
+                pos.add(pen(value * loss, div))
+    pos.discard(0)
+    neg.discard(0)
+    return frozenset(pos), frozenset(neg)
+
+
+def possible_penalties(variant: dict[str, Any]) -> tuple[frozenset[int], frozenset[int]]:
+    """Every penalty above zero and below zero that one deal can give a seat (a deal's worst
+    Jungfrau, its best Durchmarsch, the Grand Hands the flags allow)."""
+    return _penalties(
+        variant["score_divisor"],
+        variant["durchmarsch_pushes"],
+        variant["grand_hand"],
+        2 if variant["kontra_re"] else 0,
+        variant["grand_loss_factor"],
+    )
+
+
+def check_penalties(scores: list[int], variant: dict[str, Any]) -> None:
+    """Refuse penalties no deal gives: a deal scores one seat, or two seats tied for the most
+    points with the same penalty, or nobody; below zero only alone (a Durchmarsch, a won Grand
+    Hand); and each value one the rules can reach."""
+    pos, neg = possible_penalties(variant)
+    for s, v in enumerate(scores):
+        if (v > 0 and v not in pos) or (v < 0 and v not in neg):
+            raise SheetError(
+                f"no deal scores a penalty of {v} (seat {s}); penalties run from {min(neg)} to "
+                f"{max(pos)}",
+                field="scores",
+                seat=s,
+            )
+    scoring = [v for v in scores if v]
+    if len(scoring) == 3:
+        raise SheetError("at most two seats score a penalty in one deal", field="scores")
+    if len(scoring) == 2 and (scoring[0] != scoring[1] or scoring[0] < 0):
+        raise SheetError(
+            "two seats score only when they tie for the most card points, with the same "
+            f"penalty: not {scoring[0]} and {scoring[1]}",
+            field="scores",
+        )
 
 
 class SchieberamschSheet(SheetRules):
-    """A sheet deal: ``{"scores": [penalties...]}`` (the rules file's Record scores); the
-    lowest total penalty wins."""
+    """A sheet deal: ``{"scores": [penalties...]}`` (the rules file's Record scores): one seat's
+    penalty (two tied seats' equal penalties; below zero for a Durchmarsch or a won Grand Hand),
+    the others 0, each a value a deal can give. The lowest total penalty wins."""
+
+    EXAMPLE: ClassVar[dict[str, Any]] = {"deals": [{"scores": [4, 0, 0]}, {"scores": [0, 0, -9]}]}
 
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         scores = ints(deal.get("scores"), 3, "scores")
-        limit = MAX_PENALTY * max(1, self.variant.get("grand_loss_factor", 1))
-        if any(abs(s) > limit for s in scores):
-            raise SheetError(f"a penalty is at most {limit} points either way")
+        check_penalties(scores, self.variant)
         return scores, payouts_of(scores), dealer
 
     def winners(self, scores: list[int], payouts: list[int]) -> list[int]:
         low = min(scores)
         return [i for i, s in enumerate(scores) if s == low]
+
+    def grid(self) -> list[GridField]:
+        """A Ramsch: card points per seat, pushes, who took no trick (a Jungfrau) or every trick
+        (a Durchmarsch). A Grand Hand (if the flags allow it): declarer, matadors, his card
+        points, schwarz, kontra and re."""
+        v = self.variant
+        ramsch: tuple[tuple[str, Any], ...] = ()
+        fields: list[GridField] = []
+        if v["grand_hand"]:
+            fields.append(GridField("grand", gettext_noop("Grand Hand"), "bool"))
+            ramsch = (("grand", False),)
+        if v["skat_to"] == "last_trick":
+            fields.append(
+                GridField(
+                    "points",
+                    gettext_noop("Card points"),
+                    "int",
+                    per_seat=True,
+                    min=0,
+                    max=120,
+                    sum=120,
+                    when=ramsch,
+                    help=gettext_noop("the skat's points count for the last trick's winner"),
+                )
+            )
+        else:
+            fields += [
+                GridField(
+                    "points",
+                    gettext_noop("Card points in tricks"),
+                    "int",
+                    per_seat=True,
+                    min=0,
+                    max=120,
+                    when=ramsch,
+                    help=gettext_noop("without the skat"),
+                ),
+                GridField(
+                    "skat",
+                    gettext_noop("Skat's points"),
+                    "int",
+                    min=0,
+                    max=22,
+                    when=ramsch,
+                    help=gettext_noop("they go to every seat with the most points in tricks"),
+                ),
+            ]
+        fields += [
+            GridField("pushes", gettext_noop("Pushes"), "int", min=0, max=MAX_PUSHES, when=ramsch),
+            GridField(
+                "jungfrau",
+                gettext_noop("Jungfrau"),
+                "seat",
+                optional=True,
+                blank=gettext_noop("nobody"),
+                when=ramsch,
+                help=gettext_noop("the seat that took no trick"),
+            ),
+            GridField(
+                "durchmarsch",
+                gettext_noop("Durchmarsch"),
+                "seat",
+                optional=True,
+                blank=gettext_noop("nobody"),
+                when=ramsch,
+                help=gettext_noop("the seat that took every trick"),
+            ),
+        ]
+        if v["grand_hand"]:
+            grand = (("grand", True),)
+            fields += [
+                GridField("declarer", gettext_noop("Declarer"), "seat", when=grand),
+                GridField(
+                    "matadors",
+                    gettext_noop("Matadors"),
+                    "int",
+                    min=1,
+                    max=4,
+                    when=grand,
+                    help=gettext_noop("with or without, 1 to 4"),
+                ),
+                GridField(
+                    "declarer_points",
+                    gettext_noop("Declarer's card points"),
+                    "int",
+                    min=0,
+                    max=120,
+                    when=grand,
+                    help=gettext_noop("the skat included; 61 or more wins"),
+                ),
+                GridField(
+                    "schwarz",
+                    gettext_noop("Schwarz"),
+                    "bool",
+                    when=grand,
+                    help=gettext_noop("the declarer took every trick or none"),
+                ),
+            ]
+            if v["kontra_re"]:
+                fields += [
+                    GridField("kontra", gettext_noop("Kontra"), "bool", when=grand),
+                    GridField("re", gettext_noop("Re"), "bool", when=grand),
+                ]
+        return fields
+
+    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
+        if row.get("grand"):
+            return {"scores": self._grand_row(row)}
+        return {"scores": self._ramsch_row(row)}
+
+    def _ramsch_row(self, row: dict[str, Any]) -> list[int]:
+        v = self.variant
+        points = list(row["points"])
+        skat = row.get("skat")
+        for s, p in enumerate(points):
+            if p not in POINT_TOTALS:
+                raise SheetError(f"no seat can take {p} card points", field="points", seat=s)
+        if v["skat_to"] == "loser":
+            if skat not in SKAT_POINTS:
+                raise SheetError(f"two cards cannot hold {skat} points", field="skat")
+            if sum(points) + skat != 120:
+                raise SheetError(
+                    f"with the skat's {skat} these add up to {sum(points) + skat}, not 120",
+                    field="points",
+                )
+            best = max(points)
+            points = [p + skat if p == best else p for p in points]
+        jungfrau, durchmarsch = row.get("jungfrau"), row.get("durchmarsch")
+        tricks = [1, 1, 1]  # only who took none and who took all matter
+        if durchmarsch is not None:
+            if jungfrau is not None:
+                raise SheetError(
+                    "after a Durchmarsch both others took no trick: it is no Jungfrau",
+                    field="jungfrau",
+                )
+            if points[durchmarsch] != 120:
+                raise SheetError(
+                    "the seat that took every trick has all 120 card points",
+                    field="points",
+                    seat=durchmarsch,
+                )
+            tricks = [10 if s == durchmarsch else 0 for s in range(3)]
+        elif jungfrau is not None:
+            if points[jungfrau] != 0:
+                raise SheetError(
+                    "the seat that took no trick has no card points", field="points", seat=jungfrau
+                )
+            tricks[jungfrau] = 0
+        scores, _ = ramsch_scores(points, tricks, row["pushes"], v)
+        return scores
+
+    def _grand_row(self, row: dict[str, Any]) -> list[int]:
+        points = row["declarer_points"]
+        if points not in POINT_TOTALS:
+            raise SheetError(f"no seat can take {points} card points", field="declarer_points")
+        if row["schwarz"] and points != 120 and points not in SKAT_POINTS:
+            raise SheetError(
+                "schwarz: with every trick the declarer has 120 points, with none only the skat's",
+                field="schwarz",
+            )
+        kontra, re = bool(row.get("kontra")), bool(row.get("re"))
+        if re and not kontra:
+            raise SheetError("re answers a kontra", field="re")
+        tricks = 10 if row["schwarz"] else 5  # schwarz either way adds the same level
+        return grand_scores(
+            row["declarer"], row["matadors"], points, tricks, kontra, re, self.variant
+        )
 
 
 class SchieberamschMatch(Match):

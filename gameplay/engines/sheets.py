@@ -8,16 +8,20 @@ Sheet format (JSON): ``{"deals": [DEAL, ...]}``, one DEAL per deal in play order
 ``{"thrown_in": true}`` where the game allows it. What a DEAL holds is the game's own: see the
 docstring of its sheet rules (the engine's ``SHEET``, e.g. ``saichugen.SaichugenSheet``). Every
 deal may also carry ``"payouts"``, checked as above.
+
+Errors count deals from 0 (``deal 0: …``), as records do; the `SheetError` keeps the deal, the
+reason and, where the rules know it, the grid field and seat apart for pages that number deals
+from 1 (`grid.py` builds sheets from score grids).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .registry import get_game
+from .registry import games, get_game
 from .sheet_rules import SheetError, ints
 
-__all__ = ["SheetError", "score_sheet"]
+__all__ = ["SheetError", "score_sheet", "sheet_examples"]
 
 
 def _check_payouts(deal: dict[str, Any], derived: list[int], n: int) -> list[int]:
@@ -25,9 +29,12 @@ def _check_payouts(deal: dict[str, Any], derived: list[int], n: int) -> list[int
         return derived
     typed = ints(deal["payouts"], n, "payouts")
     if sum(typed) != 0:
-        raise SheetError(f"payouts {typed} do not sum to zero")
+        raise SheetError(f"payouts {typed} do not sum to zero", field="payouts")
     if typed != derived:
-        raise SheetError(f"payouts {typed} do not follow from the deal; the rules give {derived}")
+        raise SheetError(
+            f"payouts {typed} do not follow from the deal; the rules give {derived}",
+            field="payouts",
+        )
     return typed
 
 
@@ -70,7 +77,7 @@ def score_sheet(
                 scores, payouts, dealer = rules.deal(deal, dealer)
             payouts = _check_payouts(deal, payouts, n)
         except SheetError as exc:
-            raise SheetError(f"deal {index}: {exc}") from None
+            raise exc.at_deal(index) from None
         deals.append({"dealer": dealer, "scores": scores, "payouts": payouts})
         totals_s = [a + b for a, b in zip(totals_s, scores, strict=True)]
         totals_p = [a + b for a, b in zip(totals_p, payouts, strict=True)]
@@ -83,3 +90,21 @@ def score_sheet(
         "totals": {"scores": totals_s, "payouts": totals_p},
         "winners": rules.winners(totals_s, totals_p) if complete else [],
     }
+
+
+def sheet_examples() -> list[dict[str, Any]]:
+    """Per game: what one sheet deal holds (its sheet rules' docstring) and a small example
+    sheet (`EXAMPLE`), for the API's documentation."""
+    out = []
+    for spec in games():
+        rules = spec.engine.SHEET
+        doc = " ".join((rules.__doc__ or "").split())
+        out.append(
+            {
+                "game": spec.name,
+                "display_name": spec.display_name,
+                "description": doc,
+                "example": rules.EXAMPLE,
+            }
+        )
+    return out

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import combinations
 from math import floor  # floor(x) is int(x) for x >= 0, and twice as fast
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     COMMON_REASONS,
@@ -31,7 +31,7 @@ from .base import (
 from .cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
 from .errors import EngineFault, IllegalAction, VariantError
 from .hints import gettext_noop
-from .sheet_rules import SheetError, SheetRules, ints, seat
+from .sheet_rules import GridField, SheetError, SheetRules, ints, seat
 from .variants import Flag
 
 BID, EXCHANGE, TRUMP, DISCARD, PLAY, OVER = range(6)
@@ -223,28 +223,44 @@ class ThreeFiveEightSheet(SheetRules):
     also says ``"bid": N, "dealer": SEAT`` (the high bidder). The running balance across hands
     decides the match (won at 12 tricks in a hand, or at +10 in 6-3-8)."""
 
+    EXAMPLE: ClassVar[dict[str, Any]] = {"deals": [{"scores": [10, 2, 4]}, {"scores": [12, 3, 1]}]}
+
     def __init__(self, variant: dict[str, Any], display_name: str) -> None:
         super().__init__(variant, display_name)
         self.cum = [0, 0, 0]
         self.played = False  # Woburn bidding decides the first hand actually played
+        self.rows_played = False  # the same, for the grid rows converted so far
+
+    def tricks_per_hand(self) -> int:
+        return 17 if self.variant["targets"] == "6-3-8" else 16
 
     def thrown_in(self) -> None:
         if not self.variant["woburn_bidding"] or self.played:
-            raise SheetError("only a Woburn auction where everyone passed throws a hand in")
+            raise SheetError(
+                "only a Woburn auction where everyone passed throws a hand in", field="thrown_in"
+            )
 
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         v = self.variant
         tricks = ints(deal.get("scores"), 3, "scores (tricks taken)")
         six = v["targets"] == "6-3-8"
-        total = 17 if six else 16
-        if any(t < 0 for t in tricks) or sum(tricks) != total:
-            raise SheetError(f"tricks taken must add up to {total}")
+        total = self.tricks_per_hand()
+        for s, t in enumerate(tricks):
+            if not 0 <= t <= total:
+                raise SheetError(
+                    f"tricks taken are from 0 to {total} (seat {s} has {t})", field="tricks", seat=s
+                )
+        if sum(tricks) != total:
+            raise SheetError(
+                f"tricks taken must add up to {total} (these add up to {sum(tricks)})",
+                field="tricks",
+            )
         table = TARGETS[v["targets"]]
         if v["woburn_bidding"] and not self.played:
             bid = deal.get("bid")
             if isinstance(bid, bool) or not isinstance(bid, int) or not 8 <= bid <= 16:
-                raise SheetError("the Woburn hand needs the winning bid (8 to 16)")
-            dealer = seat(deal.get("dealer"), 3, "dealer (the high bidder)")
+                raise SheetError("the Woburn hand needs the winning bid (8 to 16)", field="bid")
+            dealer = seat(deal.get("dealer"), 3, "dealer (the high bidder)", field="high_bidder")
             table = (bid, *WOBURN[bid])
         self.played = True
         targets = seat_targets(dealer, table)
@@ -264,6 +280,83 @@ class ThreeFiveEightSheet(SheetRules):
             return [self.winner]
         best = max(self.cum)
         return [i for i, c in enumerate(self.cum) if c == best]
+
+    def grid(self) -> list[GridField]:
+        """Tricks taken per seat; with Woburn bidding a hand may be thrown in, and the first hand
+        played records the winning bid and the high bidder (who deals it)."""
+        total = self.tricks_per_hand()
+        played: tuple[tuple[str, Any], ...] = ()
+        fields = []
+        if self.variant["woburn_bidding"]:
+            fields.append(
+                GridField(
+                    "thrown_in",
+                    gettext_noop("Thrown in"),
+                    "bool",
+                    help=gettext_noop("everyone passed in the Woburn auction"),
+                )
+            )
+            played = (("thrown_in", False),)
+        fields.append(
+            GridField(
+                "tricks",
+                gettext_noop("Tricks taken"),
+                "int",
+                per_seat=True,
+                min=0,
+                max=total,
+                sum=total,
+                when=played,
+            )
+        )
+        if self.variant["woburn_bidding"]:
+            fields += [
+                GridField(
+                    "bid",
+                    gettext_noop("Winning bid"),
+                    "int",
+                    min=8,
+                    max=16,
+                    optional=True,
+                    when=played,
+                    help=gettext_noop("the first hand played only"),
+                ),
+                GridField(
+                    "high_bidder",
+                    gettext_noop("High bidder"),
+                    "seat",
+                    optional=True,
+                    when=played,
+                    help=gettext_noop("the first hand played only: the high bidder deals it"),
+                ),
+            ]
+        return fields
+
+    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
+        if row.get("thrown_in"):
+            if self.rows_played:
+                raise SheetError(
+                    "only a Woburn auction where everyone passed throws a hand in, before the "
+                    "first hand played",
+                    field="thrown_in",
+                )
+            return {"thrown_in": True}
+        deal: dict[str, Any] = {"scores": row["tricks"]}
+        if self.variant["woburn_bidding"]:
+            if not self.rows_played:
+                for name in ("bid", "high_bidder"):
+                    if row.get(name) is None:
+                        raise SheetError("the first hand played needs it", field=name)
+                deal.update(bid=row["bid"], dealer=row["high_bidder"])
+            else:
+                for name in ("bid", "high_bidder"):
+                    if row.get(name) is not None:
+                        raise SheetError(
+                            "only the first hand played has a Woburn auction: leave it blank",
+                            field=name,
+                        )
+        self.rows_played = True
+        return deal
 
 
 class ThreeFiveEightMatch(Match):

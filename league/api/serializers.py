@@ -90,6 +90,7 @@ class EventSerializer(serializers.ModelSerializer):
             "on_timeout", "play_online", "allow_spectators", "allow_bot_accounts", "visibility",
             "status",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
+            "signup_open", "capacity", "signup_deadline", "check_in_open",
             "entries_count", "created_at", "url",
         ]  # fmt: skip
         # No `seed`: it would let anyone compute the next rounds' plans and the lot in advance.
@@ -135,7 +136,11 @@ class EntryCreateSerializer(serializers.Serializer):
 
     player = serializers.CharField(max_length=60, required=False, help_text="a player's name")
     player_id = serializers.IntegerField(required=False)
-    checked_in = serializers.BooleanField(default=False)
+    checked_in = serializers.BooleanField(
+        default=True,
+        help_text="checked in unless false, as on the entries page (rounds plan only "
+        "checked-in players)",
+    )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         name = data.get("player", "").strip()
@@ -269,6 +274,13 @@ class SwapSerializer(serializers.Serializer):
         max_length=64,
         help_text="the round's `draft` as you read it: refused if the draft changed since "
         "(the same swap sent twice would undo it)",
+    )
+
+
+class RoundPublishSerializer(serializers.Serializer):
+    publish_event = serializers.BooleanField(
+        default=False,
+        help_text="publish the event too if it is a draft (required then: else 409)",
     )
 
 

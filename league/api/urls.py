@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import ratings, schedule, views
+from league.api import people, ratings, schedule, views
 
 app_name = "league-api"
 
@@ -14,6 +14,32 @@ urlpatterns = [
     path(f"{EVENT}publish/", views.EventPublish.as_view(), name="event-publish"),
     path(f"{EVENT}close/", views.EventClose.as_view(), name="event-close"),
     path(f"{EVENT}entries/", views.EntryList.as_view(), name="entries"),
+    # the people of an event (league/api/people.py)
+    path(f"{EVENT}entries/import/", people.EntryImport.as_view(), name="entries-import"),
+    path(f"{EVENT}entries/<int:entry_id>/", people.EntryDetail.as_view(), name="entry"),
+    path(
+        f"{EVENT}entries/<int:entry_id>/reinstate/",
+        people.EntryReinstate.as_view(),
+        name="entry-reinstate",
+    ),
+    path(
+        f"{EVENT}entries/<int:entry_id>/claim-invitation/",
+        people.EntryClaimInvitation.as_view(),
+        name="entry-claim-invitation",
+    ),
+    path(f"{EVENT}organizers/", people.OrganizerList.as_view(), name="organizers"),
+    path(
+        f"{EVENT}organizers/<int:user_id>/", people.OrganizerDetail.as_view(), name="organizer"
+    ),
+    path(f"{EVENT}registration/", people.Registration.as_view(), name="registration"),
+    path(
+        f"{EVENT}registration/invitation/",
+        people.RegistrationInvitation.as_view(),
+        name="registration-invitation",
+    ),
+    path(f"{EVENT}check-in-window/", people.CheckInWindow.as_view(), name="check-in-window"),
+    path(f"{EVENT}signup/", people.SignUp.as_view(), name="signup"),
+    path(f"{EVENT}signup/check-in/", people.SelfCheckIn.as_view(), name="signup-check-in"),
     path(
         f"{EVENT}entries/<int:entry_id>/check-in/",
         views.EntryCheckIn.as_view(),

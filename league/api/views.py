@@ -23,7 +23,7 @@ from rest_framework.views import APIView, exception_handler
 
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
-from league.errors import LeagueError
+from league.errors import LeagueConflict, LeagueError
 from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
 from league.services import events as event_services
 from league.services import results as result_services
@@ -39,6 +39,8 @@ def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Respons
     """A `LeagueError` is the user's mistake: 400 with its message (the service changed nothing).
     A service's own refusal (Django's `PermissionDenied`) is a 403 that keeps its message, which
     DRF would replace with a generic one."""
+    if isinstance(exc, LeagueConflict):  # needs the caller's explicit say-so: nothing changed
+        return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, LeagueError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, PermissionDenied) and str(exc):
@@ -165,12 +167,25 @@ class EventList(LeagueAPIMixin, generics.ListCreateAPIView):
         return Response(self.get_serializer(created).data, status=status.HTTP_201_CREATED)
 
 
-class EventDetail(LeagueAPIMixin, generics.RetrieveAPIView):
+class EventDetail(LeagueAPIMixin, generics.RetrieveDestroyAPIView):
+    """An event you may see; its organizers may delete it while it is a draft."""
+
     serializer_class = s.EventSerializer
     lookup_field = "slug"
+    permission_classes = [ManagesEventToWrite]
+
+    @cached_property
+    def event(self) -> Event:
+        return get_object_or_404(Event, slug=self.kwargs["slug"])
 
     def get_queryset(self) -> QuerySet[Event]:
         return visible_events(self.request.user)
+
+    @extend_schema(responses={204: None, 400: REFUSED, 401: NOT_ALLOWED, 403: NOT_ALLOWED})
+    def delete(self, request: Request, slug: str) -> Response:
+        """Delete a draft event with its entries and draft rounds (a published one: 400)."""
+        event_services.delete_event(self.event, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class EventPublish(EventScopedMixin, APIView):
@@ -320,9 +335,24 @@ class RoundSwap(RoundMixin, APIView):
 
 
 class RoundPublish(RoundMixin, APIView):
-    @extend_schema(request=None, responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED})
+    @extend_schema(
+        request=s.RoundPublishSerializer,
+        responses={
+            200: s.RoundSerializer,
+            400: REFUSED,
+            403: NOT_ALLOWED,
+            409: OpenApiResponse(
+                description="the event is a draft: send `publish_event: true` to publish both"
+            ),
+        },
+    )
     def post(self, request: Request, slug: str, number: int) -> Response:
-        round_services.publish_round(self.round_to_change(), by=request.user)
+        """Publish a draft round. In a draft event this publishes the event too, and only when
+        asked (`publish_event: true`): otherwise 409, nothing changed."""
+        data = _valid(s.RoundPublishSerializer, request)
+        round_services.publish_round(
+            self.round_to_change(), by=request.user, publish_event=data["publish_event"]
+        )
         return self.round_response(number)
 
 

@@ -99,3 +99,77 @@ class TableResult:
             range(len(self.seats)), key=lambda s: (s not in self.winners, -self.payouts[s], s)
         )
         return [p for s in order if (p := self.seats[s]) is not None]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's totals in the event so far, as a knockout reads them to break ties and pick
+    the best non-winners: total payout first, then match points (then the event's draw)."""
+
+    total_payouts: int = 0
+    match_points: float = 0.0
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """Everything a format needs to say who plays the next round, once a round is played.
+
+    tables: every table's result, table 1 first; byes: who sat out; standing: the totals of
+    every entrant through this round (missing: all zero); active: who is still entered (None:
+    everybody); table_size: seats per table (None: the tables' own); leftover and seed: the
+    event's (the seed draws the lots that break the last ties).
+    """
+
+    tables: Sequence[TableResult]
+    byes: Sequence[PlayerId] = ()
+    standing: Mapping[PlayerId, Standing] = field(default_factory=dict)
+    active: frozenset[PlayerId] | None = None
+    table_size: int | None = None
+    leftover: str = "bye"
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class TableCall:
+    """Who goes on from one table, and why.
+
+    decided_by: the first criterion on which the advancer beat the next person at the table
+    ("won", "table_payout", "total_payouts", "match_points", "draw"; "alone": the only person
+    still in; "": nobody goes on); level: the people who were level with the advancer before
+    that criterion (a tie at the table), advancer first, empty when the table itself decided;
+    bot_won: a built-in bot won the table (bots never advance).
+    """
+
+    table: int
+    advancer: PlayerId | None
+    decided_by: str
+    level: tuple[PlayerId, ...] = ()
+    bot_won: bool = False
+
+
+@dataclass(frozen=True)
+class Advance:
+    """A knockout's decision after a round: the next round's field and the reasons.
+
+    players: the next round's field (table goers, byes, then the best non-winners taken to
+    fill its tables); filled: those best non-winners, best first; fill_decided_by: the
+    criterion that separated the last one taken from `next_out`, the best one left out
+    ("" when nobody was left out or nobody taken); final: the next round is the final.
+    """
+
+    players: tuple[PlayerId, ...]
+    calls: tuple[TableCall, ...]
+    byes: tuple[PlayerId, ...] = ()
+    filled: tuple[PlayerId, ...] = ()
+    fill_decided_by: str = ""
+    next_out: PlayerId | None = None
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class Note:
+    """One sentence a round page shows about its format's rules: `text` is plain English
+    marked for translation (`gettext_noop`), with `%(name)s` placeholders filled from params."""
+
+    text: str
+    params: Mapping[str, int | str] = field(default_factory=dict)

@@ -1,16 +1,18 @@
-"""Swiss rounds: neighbours in the standings share a table, without rematches where possible.
+"""Swiss rounds: by the standings first, seat balance second, without rematches where possible.
 
-The field is cut top-down into tables of consecutive players. For each table we take the
-highest player still free and the earliest players below them (within a short window) who
-have not met anyone already at the table: the lexicographically first such choice moves the
-fewest players from their place in the standings. What the window cannot solve (usually at
-the very bottom) a repair pass fixes by swapping with the nearest table above.
+The field is cut top-down into tables. Each table is the best group among the free players
+near the top of the standings: fewest rematches first; then the highest scores (a same-score
+group before a group that mixes a score with a lower one, and 2-1-1 before 2-0-0: the top
+scorers sit at the top table); then seats (players who can each get a seat they have held
+least); then the fewest moves from the standings. What the window cannot solve (usually at
+the very bottom) a repair pass fixes by swapping players of equal score with nearby tables,
+never in a way that would let a table mix scores while a same-score group could fill it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from itertools import permutations
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from league.scheduling.leftovers import choose_byes, table_sizes
 from league.scheduling.records import PairHistory, PlayerId, PlayerRecord, RoundPlan
@@ -38,7 +40,7 @@ def standings_order(players: Sequence[PlayerRecord]) -> list[PlayerRecord]:
 def swiss_round(
     players: Sequence[PlayerRecord], history: PairHistory, table_size: int, leftover: str
 ) -> RoundPlan:
-    """Tables for the next Swiss round, seats balanced from each player's seat counts."""
+    """Tables for the next Swiss round: by the standings first, seats balanced second."""
     ordered = standings_order(players)
     sizes, n_byes = table_sizes(len(ordered), table_size, leftover)
     # Byes go to the lowest-placed among those with the fewest byes (as in chess Swiss).
@@ -49,10 +51,11 @@ def swiss_round(
     # Short (bot) tables go to the bottom of the standings.
     sizes = sorted(sizes, reverse=True)
     counts = {p.id: _counts(p, table_size) for p in players}
+    scores = {p.id: p.match_points for p in players}
     groups = group_neighbours(
-        field, sizes, history, fits=lambda g: _seatable(g, counts, table_size)
+        field, sizes, history, fits=lambda g: _seatable(g, counts, table_size), scores=scores
     )
-    balance_seats(groups, counts, table_size, _Met(history.meetings))
+    balance_seats(groups, counts, table_size, _Met(history.meetings), scores=scores)
     padded = [g + [None] * (table_size - len(g)) for g in groups]
     tables = seat_round(padded, counts, table_size)
     return RoundPlan(tables, tuple(sorted(bye_ids)))
@@ -63,36 +66,112 @@ def group_neighbours(
     sizes: Sequence[int],
     history: PairHistory,
     fits: Callable[[list[PlayerId]], bool] | None = None,
+    scores: Mapping[PlayerId, float] | None = None,
 ) -> list[list[PlayerId]]:
-    """Cut `order` into tables of `sizes`, avoiding rematches with the least reordering; with
-    `fits`, the first such table that also passes it (seats), else the first without."""
-    meetings = history.meetings
-    met = _Met(meetings)
+    """Cut `order` (the standings, best first) into tables of `sizes`, top table first.
+
+    Each table is the best group of the free players near the top of the standings (the
+    first `WINDOW`, or `SEAT_WINDOW` with `fits`), compared in this order: fewest rematches;
+    the highest scores (the group's scores, best first, compared as a list: a same-score
+    group before a mixed one, 2-1-1 before 2-0-0); then, with `fits`, a group whose players
+    can each get a seat they have held least; then the fewest moves from the standings (the
+    earliest players). Scores are `scores` (match points; none: all level). A rematch the
+    window could not avoid is repaired by swaps with nearby tables (`_repair`).
+    """
+    met = _Met(history.meetings)
+    score = _score_of(scores)
     free = list(order)
     groups: list[list[PlayerId]] = []
     start = 0
     taken: set[PlayerId] = set()
+    reach = WINDOW if fits is None else SEAT_WINDOW
     for size in sizes:
         while free[start] in taken:
             start += 1
-        head = free[start]
         window = []
-        i = start + 1
-        reach = WINDOW if fits is None else SEAT_WINDOW
+        i = start
         while len(window) < reach + size and i < len(free):
             if free[i] not in taken:
                 window.append(free[i])
             i += 1
-        chosen = None if fits is None else _first_clean(head, window, size - 1, met, fits)
-        if chosen is None:
-            chosen = _first_clean(head, window, size - 1, met)
-        if chosen is None:
-            chosen = window[: size - 1]
-        group = [head, *chosen]
+        group = _best_group(window, size, met, score, fits)
         taken.update(group)
         groups.append(group)
-    _repair(groups, met)
+    _repair(groups, met, score)
     return groups
+
+
+def _score_of(scores: Mapping[PlayerId, float] | None) -> Callable[[PlayerId], float]:
+    if not scores:
+        return lambda p: 0.0
+    return lambda p: scores.get(p, 0.0)
+
+
+def _best_group(
+    window: list[PlayerId],
+    size: int,
+    met: Callable[[PlayerId, PlayerId], int],
+    score: Callable[[PlayerId], float],
+    fits: Callable[[list[PlayerId]], bool] | None,
+) -> list[PlayerId]:
+    """The best `size` players of `window` by (rematches, scores, seats, order): a
+    branch-and-bound over combinations in standings order, so the first of equal groups is
+    the one that moves the fewest players; a branch is cut when even its best completion
+    (the highest scores left, no more rematches, seats that fit) cannot beat the best found."""
+    n = len(window)
+    if n <= size:
+        return list(window)
+    sc = [score(p) for p in window]
+    # tops[i]: the highest `size` scores among window[i:], best first.
+    tops: list[list[float]] = [[] for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        tops[i] = sorted([*tops[i + 1], sc[i]], reverse=True)[:size]
+    best_key: tuple | None = None
+    best: list[PlayerId] = []
+    chosen: list[PlayerId] = []
+    chosen_sc: list[float] = []
+
+    def rank(clash: int, values: list[float], unfit: bool) -> tuple:
+        return _group_rank(clash, sorted(values, reverse=True), unfit)
+
+    ideal = rank(0, tops[0], False)  # nothing beats it: stop as soon as it is found
+
+    def search(i: int, conflicts: int) -> None:
+        nonlocal best_key, best
+        need = size - len(chosen)
+        for j in range(i, n - need + 1):
+            if best_key == ideal:
+                return
+            c = window[j]
+            clash = conflicts + sum(met(x, c) for x in chosen)
+            if best_key is not None and clash > best_key[0]:
+                continue
+            hope = [*chosen_sc, sc[j], *tops[j + 1][: need - 1]]
+            if best_key is not None and rank(clash, hope, False) >= best_key:
+                continue
+            chosen.append(c)
+            chosen_sc.append(sc[j])
+            unfit = fits is not None and not fits(chosen)
+            if need == 1:
+                key = rank(clash, chosen_sc, unfit)
+                if best_key is None or key < best_key:
+                    best_key, best = key, list(chosen)
+            elif best_key is None or rank(clash, hope, unfit) < best_key:
+                search(j + 1, clash)
+            chosen.pop()
+            chosen_sc.pop()
+
+    search(0, 0)
+    return best
+
+
+def _group_rank(clash: int, scores: list[float], unfit: bool) -> tuple:
+    """How good a table is, smaller first (`scores` best first): fewest rematches; the
+    highest top score; the most players of that score (a same-score table before a mixed
+    one); seats that fit; the highest scores below the top."""
+    top = scores[0]
+    level = sum(1 for v in scores if v == top)
+    return (clash, -top, -level, unfit, tuple(-v for v in scores))
 
 
 class _Met:
@@ -105,36 +184,55 @@ class _Met:
         return self.meetings.get((a, b) if a < b else (b, a), 0)
 
 
-def _first_clean(head, window, need, met, fits=None) -> list[PlayerId] | None:
-    """Earliest `need` players of `window` who have met neither `head` nor each other (and,
-    with `fits`, with whom the table passes it)."""
-    chosen: list[PlayerId] = []
-
-    def extend(i: int) -> bool:
-        if len(chosen) == need:
-            return fits is None or fits([head, *chosen])
-        for j in range(i, len(window)):
-            c = window[j]
-            if met(head, c) or any(met(x, c) for x in chosen):
-                continue
-            chosen.append(c)
-            if fits is not None and not fits([head, *chosen]):  # no seating for these already
-                chosen.pop()
-                continue
-            if extend(j + 1):
-                return True
-            chosen.pop()
-        return False
-
-    return chosen if extend(0) else None
-
-
 def _conflicts(group: list[PlayerId], met) -> int:
     return sum(met(a, b) for i, a in enumerate(group) for b in group[i + 1 :])
 
 
-def _repair(groups: list[list[PlayerId]], met) -> None:
-    """Swap players of rematch tables with the nearest tables above until nothing improves."""
+class _SwapRule:
+    """Which swaps between two tables keep the standings first (the property of
+    `group_neighbours`: no table mixes a score group with a lower one while a same-score group
+    could fill it without a rematch; top scorers at the top table).
+
+    A swap must leave each table's top score and its number of players of that score as they
+    were, and the player who moves down must not have the top score of a mixed table in
+    between (or of the lower table itself): the one case where the move could let a
+    same-score group fill that table."""
+
+    def __init__(self, groups: list[list[PlayerId]], score: Callable[[PlayerId], float]):
+        self.groups = groups
+        self.score = score
+        self.mixed_top: list[float | None] = []
+        for g in groups:
+            values = {score(p) for p in g}
+            self.mixed_top.append(max(values) if len(values) > 1 else None)
+
+    def _top(self, group: list[PlayerId], out: PlayerId, into: PlayerId) -> tuple[float, int]:
+        values = [self.score(into if p == out else p) for p in group]
+        top = max(values)
+        return top, values.count(top)
+
+    def allows(self, gi: int, gj: int) -> Callable[[PlayerId, PlayerId], bool]:
+        """The rule for swapping a player of table `gi` with one of table `gj`."""
+        lo, hi = sorted((gi, gj))
+        blocked = {v for v in self.mixed_top[lo + 1 : hi + 1] if v is not None}
+        g, h = self.groups[gi], self.groups[gj]
+
+        def allowed(a: PlayerId, b: PlayerId) -> bool:
+            down = a if gi < gj else b
+            if self.score(down) in blocked:
+                return False
+            if self.score(a) == self.score(b):
+                return True
+            return self._top(g, a, a) == self._top(g, a, b) and self._top(h, b, b) == self._top(
+                h, b, a
+            )
+
+        return allowed
+
+
+def _repair(groups: list[list[PlayerId]], met, score=None) -> None:
+    """Swap players of rematch tables with the nearest tables until nothing improves."""
+    rule = _SwapRule(groups, score or (lambda p: 0.0))
     for gi in range(len(groups) - 1, -1, -1):
         if not _conflicts(groups[gi], met):
             continue
@@ -145,23 +243,30 @@ def _repair(groups: list[list[PlayerId]], met) -> None:
                 for gj in (gi - dist, gi + dist):
                     if not 0 <= gj < len(groups):
                         continue
-                    if _try_swap(groups[gi], groups[gj], met):
+                    if _try_swap(groups[gi], groups[gj], met, rule.allows(gi, gj)):
                         improved = True
                         break
                 if improved or dist > 8:
                     break
 
 
-def _try_swap(g: list[PlayerId], h: list[PlayerId], met) -> bool:
+def _try_swap(g: list[PlayerId], h: list[PlayerId], met, allowed) -> bool:
     before = _conflicts(g, met) + _conflicts(h, met)
-    return _first_swap(g, h, lambda: _conflicts(g, met) + _conflicts(h, met) < before)
+    return _first_swap(g, h, lambda: _conflicts(g, met) + _conflicts(h, met) < before, allowed)
 
 
-def _first_swap(g: list[PlayerId], h: list[PlayerId], better: Callable[[], bool]) -> bool:
-    """Make the first swap of one player of `g` with one of `h` after which `better()` holds;
-    `False` (and both tables as they were) if there is none."""
+def _first_swap(
+    g: list[PlayerId],
+    h: list[PlayerId],
+    better: Callable[[], bool],
+    allowed: Callable[[PlayerId, PlayerId], bool] | None = None,
+) -> bool:
+    """Make the first (allowed) swap of one player of `g` with one of `h` after which
+    `better()` holds; `False` (and both tables as they were) if there is none."""
     for i in range(len(g)):
         for j in range(len(h)):
+            if allowed is not None and not allowed(g[i], h[j]):
+                continue
             g[i], h[j] = h[j], g[i]
             if better():
                 return True
@@ -174,40 +279,45 @@ SEAT_REACH = 20
 
 
 def balance_seats(
-    groups: list[list[PlayerId]], counts: dict[PlayerId, list[int]], table_size: int, met
+    groups: list[list[PlayerId]],
+    counts: dict[PlayerId, list[int]],
+    table_size: int,
+    met,
+    scores: Mapping[PlayerId, float] | None = None,
 ) -> None:
     """Swap players between nearby tables while that lets more tables give each of their
-    players a seat they have held least.
+    players a seat they have held least: seat balance second, after the standings.
 
     Seating one table at a time (`seat_round`) is exact for the table it gets, but a table of
     players who all lack the same seat (three players who each dealt first twice, say) leaves
     one of them two seats out of balance. Forming tables with seats in mind (`fits` in
-    `group_neighbours`) avoids most of those; what the greedy pass leaves is fixed here by
-    swapping one player of such a table with one of the nearest table (up to `SEAT_REACH`
-    away) such that fewer of the two tables are unseatable and no rematch is added: a move of
-    a few places in the standings, the least disturbance that fixes it.
+    `group_neighbours`) avoids most of those; what is left is fixed here by swapping one
+    player of such a table with one of equal score at the nearest table (up to `SEAT_REACH`
+    away) such that fewer of the two tables are unseatable and no rematch is added (and,
+    `_SwapRule`, the standings stay first).
     """
 
     def fits(group: list[PlayerId]) -> bool:
         return _seatable(group, counts, table_size)
 
+    rule = _SwapRule(groups, _score_of(scores))
     for gi, group in enumerate(groups):
         dist = 1
         while dist <= SEAT_REACH and not fits(group):
-            if not _swap_for_seats(group, groups, gi, dist, fits, met):
+            if not _swap_for_seats(group, groups, gi, dist, fits, met, rule):
                 dist += 1
 
 
-def _swap_for_seats(group, groups, gi, dist, fits, met) -> bool:
+def _swap_for_seats(group, groups, gi, dist, fits, met, rule) -> bool:
     """One swap between `group` and a table `dist` away that leaves fewer unseatable tables
     and no more rematches."""
     for gj in (gi + dist, gi - dist):
-        if 0 <= gj < len(groups) and _seat_swap(group, groups[gj], fits, met):
+        if 0 <= gj < len(groups) and _seat_swap(group, groups[gj], fits, met, rule.allows(gi, gj)):
             return True
     return False
 
 
-def _seat_swap(group: list[PlayerId], other: list[PlayerId], fits, met) -> bool:
+def _seat_swap(group: list[PlayerId], other: list[PlayerId], fits, met, allowed) -> bool:
     unfit = 1 + (not fits(other))
     before = _conflicts(group, met) + _conflicts(other, met)
     return _first_swap(
@@ -217,23 +327,37 @@ def _seat_swap(group: list[PlayerId], other: list[PlayerId], fits, met) -> bool:
             (not fits(group)) + (not fits(other)) < unfit
             and _conflicts(group, met) + _conflicts(other, met) <= before
         ),
+        allowed,
     )
 
 
 def _seatable(group: list[PlayerId], counts: dict[PlayerId, list[int]], k: int) -> bool:
     """Whether the table's players can each take a seat they have held least (a perfect
-    matching of players to such seats; at most 4! orders to try)."""
-    least = []
-    for p in group:
-        c = counts.get(p) or [0] * k
-        m = min(c)
-        least.append({s for s in range(k) if c[s] == m})
-    if len(least) == 1 or all(len(x) == k for x in least):
+    matching of players to such seats)."""
+    return _matches(tuple(sorted(_least_mask(counts.get(p), k) for p in group)))
+
+
+def _least_mask(c: list[int] | None, k: int) -> int:
+    """The seats a player has held least, as bits (bit s: seat s)."""
+    if not c:
+        return (1 << k) - 1
+    m = min(c)
+    return sum(1 << s for s in range(k) if c[s] == m)
+
+
+@lru_cache(maxsize=4096)
+def _matches(masks: tuple[int, ...], used: int = 0) -> bool:
+    """Whether each mask can get a bit of its own, none of `used` (at most 4 players)."""
+    if not masks:
         return True
-    return any(
-        all(seat in least[i] for i, seat in enumerate(order))
-        for order in permutations(range(k), len(group))
-    )
+    first, rest = masks[0], masks[1:]
+    free = first & ~used
+    while free:
+        bit = free & -free
+        if _matches(rest, used | bit):
+            return True
+        free ^= bit
+    return False
 
 
 def _counts(player: PlayerRecord, table_size: int) -> list[int]:

@@ -1,9 +1,10 @@
 """The kinds of notice: what each says (in the reader's language) and whether it is e-mailed
 unless the player switches it off. `league.services.notifications` makes them.
 
-A notice stores its kind and a small JSON context (names, numbers, times as ISO strings); the
-words are put together when it is read or mailed, so they follow the reader's language and the
-event's time zone, and a missing value reads "?" rather than failing.
+A notice stores its kind and a small JSON context (numbers, times as ISO strings, players by
+id); the words are put together when it is read or mailed, so they follow the reader's language,
+the event's time zone and the players' names as they are then (a deleted account's player is
+anonymous in every notice), and a missing value reads "?" rather than failing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from league.models import Player
 from league.services.event_times import show_time
 
 # Context values that are times (ISO strings): shown in the event's time zone.
@@ -173,9 +175,29 @@ def kind_choices() -> list[tuple[str, Any]]:
     return [(kind.name, kind.label) for kind in KINDS.values()]
 
 
-def readable_context(context: dict[str, Any], language: str | None = None) -> Context:
-    """The context with its times shown in the event's time zone, for the words of a kind."""
+def player_ids(context: dict[str, Any]) -> set[int]:
+    """The players a context names (`by_player`, `absent_players`)."""
+    ids = {context.get("by_player"), *(context.get("absent_players") or [])}
+    return {i for i in ids if isinstance(i, int)}
+
+
+def player_names(contexts: list[dict[str, Any]]) -> dict[int, str]:
+    """The current names of the players these contexts name: one query."""
+    ids = set().union(*(player_ids(c) for c in contexts)) if contexts else set()
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+
+
+def readable_context(
+    context: dict[str, Any], language: str | None = None, names: dict[int, str] | None = None
+) -> Context:
+    """The context with its times shown in the event's time zone and its players named, for
+    the words of a kind."""
     out = Context(context)
+    names = names if names is not None else player_names([context])
+    if "by_player" in context:
+        out["by"] = names.get(context["by_player"], "?")
+    if "absent_players" in context:
+        out["absent"] = ", ".join(names.get(i, "?") for i in context["absent_players"])
     zone_name = str(context.get("time_zone") or "UTC")
     for key in TIME_KEYS:
         value = context.get(key)
@@ -185,10 +207,16 @@ def readable_context(context: dict[str, Any], language: str | None = None) -> Co
     return out
 
 
-def words(kind: str, context: dict[str, Any], language: str | None = None) -> tuple[str, str]:
-    """(title, text) of a notice in the active language (or `language`)."""
+def words(
+    kind: str,
+    context: dict[str, Any],
+    language: str | None = None,
+    names: dict[int, str] | None = None,
+) -> tuple[str, str]:
+    """(title, text) of a notice in the active language (or `language`); `names` the players'
+    names (`player_names`), looked up when not given."""
     spec = KINDS.get(kind)
     if spec is None:
         return kind, ""
-    ctx = readable_context(context, language)
+    ctx = readable_context(context, language, names)
     return spec.title(ctx), spec.text(ctx)

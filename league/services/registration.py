@@ -147,6 +147,15 @@ def _account_player(user: Any) -> Player | None:
     return Player.objects.filter(user=user).first()
 
 
+def has_place(event: Event, user: Any) -> bool:
+    """Whether the account's player has entered the event or waits for a place in it."""
+    player = _account_player(user)
+    if player is None:
+        return False
+    entered = Entry.objects.filter(event=event, player=player).exists()
+    return entered or WaitingPlace.objects.filter(event=event, player=player).exists()
+
+
 def signup_problem(event: Event, user: Any, token: str | None = None) -> str | None:
     """Why this account may not sign up now (None: it may). Anyone may read it."""
     public = event.visibility == Event.Visibility.PUBLISHED and event.signup_open

@@ -177,7 +177,7 @@ def propose_time(fixture: Fixture, *, by: Any, starts_at: datetime) -> FixturePr
         key=f"time_proposed:{proposal.pk}",
         event=event,
         url=fixture_page(fixture, event),
-        context=_context(fixture, by=seat.player.name, when=starts_at.isoformat()),
+        context=_context(fixture, by_player=seat.player_id, when=starts_at.isoformat()),
     )
     _agree_if_all_accepted(fixture, proposal, people(seats), now)
     return proposal
@@ -249,7 +249,7 @@ def open_table(fixture: Fixture, *, by: Any) -> str:
         key=f"table_opened:{fixture.pk}",
         event=event,
         url=f"/tables/{table_ref}/",
-        context=_context(fixture, by=seat.player.name),
+        context=_context(fixture, by_player=seat.player_id),
     )
     return table_ref
 
@@ -379,7 +379,7 @@ def apply_deadline_policy(fixture_id: int, now: datetime) -> str:
         context=_context(
             fixture,
             outcome=outcome,
-            absent=", ".join(s.player.name for s in absent),
+            absent_players=[s.player_id for s in absent],
             **extra,
         ),
     )

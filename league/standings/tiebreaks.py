@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from league.draws import lot_number
+
 from .errors import StandingsError, UnknownTiebreak
 from .records import Value
 from .tally import EventTally
-
-_MASK64 = (1 << 64) - 1
 
 
 class Tiebreak:
@@ -180,19 +180,3 @@ class Lot(Tiebreak):
     def value(self, tally: EventTally, player_id: int) -> Value:
         return lot_number(tally.lot_seed, player_id)
 
-
-def lot_number(seed: int, player_id: int) -> int:
-    """A 64-bit number, distinct for distinct player ids under one seed.
-
-    The splitmix64 finaliser is a bijection on 64-bit words, and so is XOR with a constant, so
-    two players can never draw the same lot; pure integer arithmetic keeps it identical on
-    every Python version and platform (unlike `hash()`).
-    """
-    return _mix64((player_id & _MASK64) ^ _mix64(seed & _MASK64))
-
-
-def _mix64(z: int) -> int:
-    z = (z + 0x9E3779B97F4A7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)

@@ -9,7 +9,7 @@
 (function (M) {
   "use strict";
 
-  const { h, fill, cfg, signed } = M;
+  const { h, fill, cfg } = M;
   const token = new URLSearchParams(window.location.search).get("token");
   const SECONDS = Number.isFinite(cfg.summarySeconds) ? cfg.summarySeconds : 20;
   const legend = cfg.legend || {};
@@ -26,7 +26,10 @@
   const names = (list) => (list || []).map(name).join(" and ");
   const cards = (list) => (list || []).map(M.cardText).join(" ");
   const times = (n) => `${n} time${n === 1 ? "" : "s"}`;
+  // Numbers with a real minus sign: a step's change ("+ 64", "− 306"), a figure, a payout.
   const minus = (n) => (n < 0 ? `− ${-n}` : `+ ${n}`);
+  const num = (n) => (n < 0 ? `−${-n}` : String(n));
+  const sgn = (n) => (n > 0 ? `+${n}` : num(n));
   const CONTRACT = {
     chiamo: "Chiamo",
     mediatore: "Mediatore",
@@ -86,9 +89,9 @@
     switch (p.code) {
       // Saichugen
       case "round_banked":
-        return [`Round ${p.round + 1}: ${p.points} (${cards(p.cards) || "no trick"}), the median: banked`, `round ${p.round + 1}`];
+        return [`Round ${p.round + 1}: ${p.points} (${cards(p.cards) || "no trick"}), the median: banked`, `(round ${p.round + 1})`];
       case "round_not_banked":
-        return [`Round ${p.round + 1}: ${p.points} (${cards(p.cards) || "no trick"}), not the median ${p.median}: nothing banked`, `round ${p.round + 1}`];
+        return [`Round ${p.round + 1}: ${p.points} (${cards(p.cards) || "no trick"}), not the median ${p.median}: nothing banked`, `(round ${p.round + 1})`];
       case "median_alone":
         return [`Game score ${p.score} is the median, alone`, "median alone"];
       case "median_shared":
@@ -142,9 +145,10 @@
       case "grand_opponent":
         return [`Opponent of ${name(p.declarer)}'s Grand Hand: no penalty`, "opponent"];
       case "settle": {
-        const theirs = summary.scores[p.seat];
-        const mine = summary.scores[seat];
-        return [`${name(p.seat)}'s ${theirs} less your ${mine}`, `vs ${name(p.seat)}`];
+        const theirs = num(summary.scores[p.seat]);
+        const mine = num(summary.scores[seat]);
+        const whose = seat === cfg.seat ? "your" : `${name(seat)}'s`;
+        return [`${name(p.seat)}'s ${theirs} less ${whose} ${mine}`, `vs ${name(p.seat)}`];
       }
       // Mediatore
       case "cards":
@@ -175,11 +179,11 @@
       case "targets":
         return `Targets: ${n.targets.map((t, s) => `${name(s)} ${t}`).join(", ")} (${name(n.dealer)} dealt)`;
       case "balance":
-        return `Balance after this hand: ${n.balance.map((b, s) => `${name(s)} ${signed(b)}`).join(", ")}`;
+        return `Balance after this hand: ${n.balance.map((b, s) => `${name(s)} ${sgn(b)}`).join(", ")}`;
       case "grand_hand":
         return `Grand Hand by ${name(n.declarer)}: alone against the other two, the skat counting for him`;
       case "declarer_points":
-        return `${name(summary.notes.find((x) => x.code === "grand_hand").declarer)} took ${n.points} card points in ${n.tricks} tricks (the skat ${cards(n.skat)} included): 61 win`;
+        return `${name(summary.notes.find((x) => x.code === "grand_hand").declarer)} took ${n.points} card points in ${n.tricks} tricks (the skat ${cards(n.skat)} included): 61 or more win`;
       case "skat_to":
         return `The skat (${cards(n.cards)}, ${n.points} card points) goes to ${names(n.seats)}`;
       case "pushed":
@@ -209,6 +213,7 @@
 
   // The parts as one line of arithmetic: "(87 card points + 10 skat) × 2 (1 push) ÷ 10 = 19".
   function formula(parts, summary, seat) {
+    if (parts.length === 1 && !opOf(parts[0])) return partWords(parts[0], summary, seat)[0];
     let expr = "";
     let terms = 0;
     for (const p of parts) {
@@ -216,7 +221,7 @@
       const label = partWords(p, summary, seat)[1];
       if (op) {
         if (terms > 1) expr = `(${expr})`;
-        const sign = op.times !== undefined ? `× ${op.times}` : `÷ ${op.divide}`;
+        const sign = op.times !== undefined ? `× ${num(op.times)}` : `÷ ${op.divide}`;
         expr += `${expr ? " " : ""}${sign}${label ? ` (${label})` : ""}`;
         terms = 1;
       } else if (p.value !== 0 || (!terms && p === parts[parts.length - 1])) {
@@ -253,10 +258,10 @@
     return h(
       "article",
       { class: `ds-seat${me ? " me" : ""}`, dataset: { seat: String(s), scoreTotal: String(score.total), payoutTotal: String(payout.total) } },
-      h("h3", null, h("span", { class: "ds-name" }, me ? `${name(s)} (you)` : name(s)), h("span", { class: "ds-totals" }, `score ${score.total} · payout ${signed(payout.total)}`)),
-      h("p", { class: "ds-formula", dataset: { formula: "score" } }, h("span", { class: "ds-label" }, "Score: "), `${formula(score.parts, summary, s)} = ${score.total} ${unit}`),
+      h("h3", null, h("span", { class: "ds-name" }, me ? `${name(s)} (you)` : name(s)), h("span", { class: "ds-totals" }, `score ${num(score.total)} · payout ${sgn(payout.total)}`)),
+      h("p", { class: "ds-formula", dataset: { formula: "score" } }, h("span", { class: "ds-label" }, "Score: "), `${formula(score.parts, summary, s)} = ${num(score.total)} ${unit}`),
       partList(score.parts, summary, s),
-      h("p", { class: "ds-formula", dataset: { formula: "payout" } }, h("span", { class: "ds-label" }, "Payout: "), `${formula(payout.parts, summary, s)} = ${signed(payout.total)}`),
+      h("p", { class: "ds-formula", dataset: { formula: "payout" } }, h("span", { class: "ds-label" }, "Payout: "), `${formula(payout.parts, summary, s)} = ${sgn(payout.total)}`),
       partList(payout.parts, summary, s),
     );
   }
@@ -399,7 +404,7 @@
       const th = tr.querySelector("th");
       if (!th || th.querySelector("button")) continue;
       const label = th.textContent;
-      fill(th, h("button", { type: "button", class: "ds-open", dataset: { summaryDeal: String(k) }, title: "How this deal was scored", "aria-label": `${label}: how it was scored`, onclick: () => reopen(k) }, label, h("span", { class: "ds-i", "aria-hidden": "true" }, "ⓘ")));
+      fill(th, h("button", { type: "button", class: "ds-open", dataset: { summaryDeal: String(k) }, title: "How this deal was scored", "aria-label": `${label}: how it was scored`, onclick: () => reopen(k) }, label, h("span", { class: "ds-i", "aria-hidden": "true" }, "▸")));
       tr.classList.add("ds-row");
       tr.addEventListener("click", (e) => {
         if (!e.target.closest("button")) reopen(k);

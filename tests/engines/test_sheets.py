@@ -72,8 +72,10 @@ def test_woburn_hand_needs_the_bid_and_throw_ins_only_before_it():
 
 
 def test_schieberamsch_settles_each_pair_and_lowest_score_wins():
-    scored = one("schieberamsch", {"scores": [0, 38, -12]})
-    assert scored["deals"][0]["payouts"] == [26, -88, 62]
+    # B takes the most points (4), then C wins a Grand Hand (-9): the rules file's examples
+    sheet = {"deals": [{"scores": [0, 4, 0]}, {"scores": [0, 0, -9]}]}
+    scored = score_sheet("schieberamsch", {}, sheet)
+    assert [d["payouts"] for d in scored["deals"]] == [[4, -8, 4], [-9, -9, 18]]
     assert scored["winners"] == [2]
 
 

@@ -35,7 +35,8 @@ def test_an_anonymous_visitor_is_offered_sign_up_for_every_game(client):
         assert card is not None, game.name
         assert game.display_name in card.text
         assert game.goal and game.goal in card.text
-        assert card.links == [signup]  # sign up, then back to the home page
+        # How to play it; sign up, then back to the home page.
+        assert card.links == [reverse("gameplay:rules", args=[game.name]), signup]
         assert card.forms() == []
     assert page.find(id="last-games") is None
     assert page.find(id="next-fixture") is None

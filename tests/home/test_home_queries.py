@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 # and open tables with their seats. Logged in, besides: the session and the account, the next
 # fixture with its seats, the last games (expiry, tables, seats).
 ANONYMOUS_QUERIES = 8
-PLAYER_QUERIES = 15
+PLAYER_QUERIES = 16  # with the header's bell (one count of unread notices)
 
 _names = itertools.count()
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
-from league.models import Player
+from league.models import Player, Round
 from league.services import events as event_services
 from tests.league_api.builders import (
     client_of,
@@ -66,7 +67,12 @@ DRAFT_PAGES = [
 
 @pytest.fixture
 def draft_with_a_finished_table(alice, draft):
-    round_ = seat_round(draft, [list(Player.objects.filter(name__in=["dora", "emil", "fritz"]))])
+    """A draft with a published round: made before publishing a round published its event too
+    (docs/league.md, "Publishing"), so such drafts exist and must stay hidden."""
+    round_ = seat_round(
+        draft, [list(Player.objects.filter(name__in=["dora", "emil", "fritz"]))], publish=False
+    )
+    Round.objects.filter(pk=round_.pk).update(status="published", published_at=timezone.now())
     finish(round_.fixtures.get(), alice)
     return draft
 

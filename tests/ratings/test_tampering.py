@@ -26,7 +26,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from gameplay.models import Table
-from league.models import Entry, Event, Fixture, Player, RatedMatch, Rating, Result
+from league.models import Entry, Event, Fixture, Player, RatedMatch, Rating, Result, Round
 from league.ratings import services
 from tests.league.conftest import make_organizer
 from tests.ratings.conftest import T0, expected_ratings, later
@@ -130,8 +130,18 @@ def api_event(client: APIClient, name: str, players: list[Player]) -> str:
         )
         assert entered.status_code == 201, entered.content
     assert client.post(f"/api/events/{slug}/rounds/").status_code == 201
-    assert client.post(f"/api/events/{slug}/rounds/1/publish/").status_code == 200
+    # In a draft event publishing the round needs `publish_event: true` (409 without it)...
+    assert client.post(f"/api/events/{slug}/rounds/1/publish/").status_code == 409
+    publish_in_draft(slug)
     return slug
+
+
+def publish_in_draft(slug: str) -> None:
+    """...so a draft with a published round (and results) is what events made before that rule
+    can be: the state whose results must wait for the event to be published."""
+    Round.objects.filter(event__slug=slug, number=1).update(
+        status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
 
 
 def api_sheet(client: APIClient, slug: str) -> Any:
@@ -278,7 +288,9 @@ def page_event(client: Any, name: str, players: list[Player]) -> str:
         )
         assert entered.status_code == 302
     assert client.post(reverse("league:round_generate", args=[slug])).status_code == 302
-    client.post(reverse("league:round_action", args=[slug, 1]), {"action": "publish"})
+    asked = client.post(reverse("league:round_action", args=[slug, 1]), {"action": "publish"})
+    assert asked.status_code == 200 and "publishes the event too" in asked.content.decode()
+    publish_in_draft(slug)
     return slug
 
 

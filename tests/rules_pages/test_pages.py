@@ -116,7 +116,8 @@ def test_the_pages_read_no_table(client, django_assert_num_queries, django_asser
         assert client.get(rules_url("schieberamsch")).status_code == 200
         assert client.get("/rules/").status_code == 200
     client.force_login(make_users("ana")[0])
-    with django_assert_max_num_queries(2):  # the session and its user, for the header
+    # The header's: the session, its user and the user's unread notices.
+    with django_assert_max_num_queries(3):
         assert client.get(rules_url("mediatore")).status_code == 200
 
 

@@ -154,6 +154,15 @@ def play_until(page, prefer: list[dict], deals_over: int, timeout: float = 90) -
             page.wait_for_function(MOVED, arg=seq, timeout=15_000)
 
 
+def dialog_shot(page, path: Path) -> None:
+    """The whole dialog, however tall: the window grown to fit it for the picture."""
+    size = page.viewport_size
+    height = page.evaluate("() => document.querySelector('#deal-summary .ds').offsetHeight")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 80)})
+    page.locator("#deal-summary .ds").screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
 def totals_shown(page) -> list[tuple[int, int]]:
     seats = page.locator("#deal-summary .ds-seat")
     return [
@@ -211,15 +220,11 @@ def test_the_summary_of_a_deal_is_its_record_and_closes_reopens(
     # Every seat's score line ends with its total.
     for i, (score, payout) in enumerate(want):
         seat = page.locator(f'#deal-summary .ds-seat[data-seat="{i}"]')
-        assert (
-            seat.locator('[data-formula="score"]')
-            .inner_text()
-            .split(" = ")[-1]
-            .startswith(str(score))
-        )
-        shown = seat.locator('[data-formula="payout"]').inner_text().split(" = ")[-1]
-        assert shown == (f"+{payout}" if payout > 0 else str(payout))
-    page.locator("#deal-summary .ds").screenshot(path=str(shots / f"{case}_desktop.png"))
+        line = seat.locator('[data-formula="score"]').inner_text().replace("\u2212", "-")
+        assert line.split(" = ")[-1].startswith(f"{score} ")
+        line = seat.locator('[data-formula="payout"]').inner_text().replace("\u2212", "-")
+        assert line.split(" = ")[-1] == (f"+{payout}" if payout > 0 else str(payout))
+    dialog_shot(page, shots / f"{case}_desktop.png")
     page.screenshot(path=str(shots / f"{case}_desktop_page.png"))
     page.locator("#ds-close").click()
     page.wait_for_selector("#deal-summary", state="hidden")
@@ -259,7 +264,7 @@ def test_the_summary_of_a_deal_is_its_record_and_closes_reopens(
 
 
 def test_the_replay_shows_the_summary_at_each_deals_last_step(server, desktop, shots):  # noqa: F811
-    made = server.create_table("schieberamsch", "Ana,Bot Bianca,Bot Bruno", 3, deals=2, seed=2)
+    made = server.create_table("schieberamsch", "Bot Ada,Bot Bianca,Bot Bruno", 3, deals=2, seed=2)
     deadline = time.monotonic() + 60
     while not score_record(record := server.export_record(made["table"]))["complete"]:
         assert time.monotonic() < deadline

@@ -18,7 +18,16 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from league.scheduling.errors import SchedulingError
-from league.scheduling.records import PairHistory, PlayerId, PlayerRecord, RoundPlan, TableResult
+from league.scheduling.records import (
+    Advance,
+    Note,
+    PairHistory,
+    PlayerId,
+    PlayerRecord,
+    RoundOutcome,
+    RoundPlan,
+    TableResult,
+)
 
 
 def gettext_noop(message: str) -> str:
@@ -40,6 +49,9 @@ class Format:
     late_entries: ClassVar[bool] = True  # players may enter after round 1 is planned
     needs_results: ClassVar[bool] = False  # a round waits for every result of the one before
     short_field: ClassVar[bool] = False  # fewer players than seats may play (with bot seats)
+    # How the standings rank: "points" (match points, then the event's tie-breaks) or
+    # "knockout" (the round reached, then the stated order; league.standings.knockout).
+    standings_mode: ClassVar[str] = "points"
     decided_message: ClassVar[str] = gettext_noop("the event is decided")
 
     def plan_round(
@@ -58,12 +70,25 @@ class Format:
         duplicates, enough players, seat counts of the right length)."""
         raise NotImplementedError
 
+    def advance(self, outcome: RoundOutcome) -> Advance | None:
+        """Who may play the next round, and why, from the last round's results and the
+        event's totals (asked only of formats with `needs_results`, once all are in); None:
+        everyone still entered (checked in and not withdrawn)."""
+        return None
+
     def advancers(
         self, tables: Sequence[TableResult], byes: Sequence[PlayerId]
     ) -> list[PlayerId] | None:
-        """Who may play the next round, from every table's result of the last round (asked
-        only of formats with `needs_results`, once all are in); None: everyone still entered
-        (checked in and not withdrawn)."""
+        """`advance` from the tables and byes alone (no totals, seed 0): its players."""
+        decision = self.advance(RoundOutcome(tables=tables, byes=byes))
+        return None if decision is None else list(decision.players)
+
+    def rules(self, round_no: int, *, n_players: int, table_size: int, leftover: str) -> list[Note]:
+        """What a round page says about how round `round_no` was made and who goes on."""
+        return []
+
+    def rounds_needed(self, n_players: int, *, table_size: int, leftover: str) -> int | None:
+        """The rounds an event of `n_players` needs to be decided; None: as many as it has."""
         return None
 
     def is_decided(self, last: RoundPlan) -> bool:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from random import Random
 
 from league.scheduling.formats.base import Format, gettext_noop
-from league.scheduling.records import PairHistory, PlayerRecord, RoundPlan
+from league.scheduling.records import Note, PairHistory, PlayerRecord, RoundPlan
+from league.scheduling.seeding import SEEDING, first_round_order
 from league.scheduling.swiss import swiss_round
 from league.scheduling.validation import check_event
 
@@ -34,7 +35,28 @@ class Swiss(Format):
         leftover: str,
         seed: int,
     ) -> RoundPlan:
+        if round_no == 1:
+            players = first_round_order(players, seed)
         return swiss_round(players, history, table_size, leftover)
+
+    def rules(self, round_no: int, *, n_players: int, table_size: int, leftover: str) -> list[Note]:
+        if round_no == 1:
+            first = Note(SEEDING)
+            order = Note(gettext_noop("Neighbours in that order share a table, seed 1 at table 1."))
+            return [first, order]
+        return [
+            Note(
+                gettext_noop(
+                    "Tables by the standings after round %(last)s. Rematches are avoided "
+                    "first; then the top scorers sit at the top table, and a table mixes a "
+                    "score with a lower one only when players of that score cannot fill it "
+                    "without meeting again; then, where the standings leave a choice, each "
+                    "player gets a seat they have held least."
+                ),
+                {"last": round_no - 1},
+            ),
+            Note(gettext_noop("Byes go to the lowest-placed among those with the fewest byes.")),
+        ]
 
     def preview(
         self, n_players: int, *, table_size: int, rounds: int, seed: int, leftover: str
