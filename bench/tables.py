@@ -152,18 +152,26 @@ def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, A
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
+    from django.contrib.auth import get_user_model
+
     from gameplay.engines import registry
     from gameplay.models import Seat
     from gameplay.services.create import SeatSpec, create_table
 
     seats = registry.get_game(game).seats
+    User = get_user_model()
+    wanted = [f"bench{i}-{s}" for i in range(n) for s in range(seats)]
+    have = set(User.objects.filter(username__in=wanted).values_list("username", flat=True))
+    User.objects.bulk_create(User(username=u, password="!") for u in wanted if u not in have)
+    users = dict(User.objects.filter(username__in=wanted).values_list("username", "pk"))
     out = []
     for i in range(n):
         names = [f"bench{i}-{s}" for s in range(seats)]
-        # Bot-named seats without a bot behind them: the bench clients play them by token.
+        # One account per seat (a seat with neither account nor bot is an open lobby seat);
+        # the bench clients play them by seat token, as a bot account would.
         table = create_table(
             game,
-            [SeatSpec(nm) for nm in names],
+            [SeatSpec(nm, user_id=users[nm]) for nm in names],
             n_deals=200,
             seed=i,
             allow_spectators=spectators,

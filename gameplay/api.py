@@ -27,6 +27,7 @@ __all__ = [
     "game",
     "game_choices",
     "games",
+    "grid_input_name",
     "grid_sheet",
     "match_finished",
     "random_record",
@@ -151,6 +152,13 @@ def sheet_grid(game_name: str, variant: dict[str, Any]) -> dict[str, Any]:
     from gameplay.engines.grid import describe_grid
 
     return describe_grid(game_name, variant)
+
+
+def grid_input_name(deal: int, field: str, seat: int | None = None) -> str:
+    """The form input of a grid field (and the key of its problem): ``d0.points.2``."""
+    from gameplay.engines.grid import input_name
+
+    return input_name(deal, field, seat)
 
 
 def read_grid(

@@ -77,6 +77,7 @@ class EventForm(forms.ModelForm):
             "play_online",
             "allow_spectators",
             "allow_bot_accounts",
+            "table_results",
             "seed",
             "time_zone",
             "asynchronous",

@@ -536,9 +536,7 @@ class SubmissionVote(models.Model):
     """A player's word on a submitted grid: it is right (`agrees`), or it is not (a rejection,
     with a reason), which sends it to the organizer."""
 
-    submission = models.ForeignKey(
-        ResultSubmission, on_delete=models.CASCADE, related_name="votes"
-    )
+    submission = models.ForeignKey(ResultSubmission, on_delete=models.CASCADE, related_name="votes")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     agrees = models.BooleanField()
     reason = models.CharField(max_length=300, blank=True)

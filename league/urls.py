@@ -8,6 +8,7 @@ from league import (
     views_people,
     views_ratings,
     views_registration,
+    views_results,
     views_schedule,
 )
 from league.profile import views as profile_views
@@ -72,8 +73,24 @@ urlpatterns = [
     ),
     path(
         "events/<slug:slug>/tables/<int:fixture_id>/result/",
-        views_organizer.result_enter,
+        views_results.result_enter,
         name="result",
+    ),
+    # score grids: the live check as it is typed; results from the table (docs/league.md)
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/result/check/",
+        views_results.result_check,
+        name="result_check",
+    ),
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/submit/",
+        views_results.table_submit,
+        name="table_submit",
+    ),
+    path(
+        "events/<slug:slug>/submissions/<int:submission_id>/",
+        views_results.submission_action,
+        name="submission_action",
     ),
     # the schedule: a fixture's page (asynchronous events: propose, accept, open), a round's times
     path(

@@ -32,8 +32,9 @@ from league.services import registration
 from league.services.event_times import zone
 from league.services.organizers import display_name
 from league.services.permissions import can_manage, can_organize, can_see
+from league.services.round_rules import round_notes
 from league.services.rounds import loaded_fingerprint
-from league.services.standings import played_in, standings_rows
+from league.services.standings import played_in, standings_mode, standings_rows
 from league.standings import StandingsConfig, StandingsRow, get_tiebreak, standings_csv_rows
 
 
@@ -137,6 +138,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             }
         )
     context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
+    context["format_notes"] = round_notes(round_)  # how the round was made, who goes on
     if manager and round_.status == Round.Status.DRAFT:
         context["draft"] = loaded_fingerprint(fixtures, byes)
     # Times are typed and shown on the event's clocks (the schedule form's inputs too).
@@ -187,6 +189,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "me": me,
         "tiebreak_labels": [get_tiebreak(name).label for _, name in shown],
         "tiebreak_order": [get_tiebreak(name).label for name in event.tiebreaks],
+        "knockout": standings_mode(event) == "knockout",  # ranked by the round reached
     }
     return render(request, "league/standings.html", context)
 
@@ -239,8 +242,9 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
             "payout",
         )
     )
-    for row in rows.iterator(chunk_size=2000):
-        writer.writerow(row)
+    # A person reads this file: deals count from 1 here (the ledger and records count from 0).
+    for number, table, deal, *rest in rows.iterator(chunk_size=2000):
+        writer.writerow([number, table, deal + 1, *rest])
     return response
 
 

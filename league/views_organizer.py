@@ -14,7 +14,8 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef
+from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,12 +25,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
-from league.forms import EntryForm, EventForm, ResultForm
-from league.models import Bye, Entry, Event, Fixture, Round, Seat
+from league.forms import EntryForm, EventForm
+from league.models import Bye, Entry, Event, Round, Seat
 from league.services import claim_mail
 from league.services import claims as claim_services
 from league.services import events as event_services
-from league.services import results as result_services
 from league.services import rounds as round_services
 from league.services.permissions import can_manage, check_can_organize
 
@@ -186,8 +186,8 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
     rows = (
         Entry.objects.filter(event=event)
         .select_related("player")
-        .annotate(played=Exists(in_a_round) | Exists(bye))
-        .order_by("player__name")
+        .annotate(played=ExpressionWrapper(Exists(in_a_round) | Exists(bye), BooleanField()))
+        .order_by(Lower("player__name"))
     )
     rows = list(rows)
     context = {
@@ -384,42 +384,3 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
         return confirm_round(request, event, round_, "publish")
     except LeagueError as exc:
         return _refused(request, event, exc, here)
-
-
-@organizer_view
-def result_enter(request: HttpRequest, event: Event, fixture_id: int) -> HttpResponse:
-    fixture = get_object_or_404(
-        Fixture.objects.select_related("round"), pk=fixture_id, round__event=event
-    )
-    current = fixture.results.filter(current=True).first()
-    form = ResultForm(
-        request.POST or None,
-        request.FILES or None,
-        initial={"version": current.version if current else 0},
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            result_services.record_result(
-                fixture,
-                by=request.user,
-                record=form.cleaned_data["record"],
-                sheet=form.cleaned_data["sheet"],
-                forfeited_seats=form.cleaned_data["forfeited"],
-                reason=form.cleaned_data["reason"],
-                correction=current is not None,
-                expected_version=form.cleaned_data["version"],
-            )
-        except LeagueError as exc:
-            form.add_error(None, str(exc))
-        else:
-            url = reverse("league:round", args=[event.slug, fixture.round.number])
-            return _done(request, event, f"Result of table {fixture.number} counted.", url)
-    context = {
-        "event": event,
-        "fixture": fixture,
-        "seats": fixture.seats.select_related("player"),
-        "form": form,
-        "current": current,
-        "history": fixture.results.select_related("entered_by").order_by("-version"),
-    }
-    return render(request, "league/result_form.html", context)

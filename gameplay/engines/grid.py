@@ -85,13 +85,14 @@ def read_form(
     game: str, variant: dict[str, Any], n_rows: int, get: Callable[[str], str | None]
 ) -> tuple[list[dict[str, Any]], list[SheetError]]:
     """Rows from a form's text inputs (`get(name)`), and the inputs that hold no value of their
-    field's kind. Every field of the grid is read, asked or not (`grid_to_sheet` picks)."""
+    field's kind. A field the row does not ask is blank; blank rows at the end are left out."""
     rules, seats, _ = _rules(game, variant)
     fields = rules.grid()
     rows: list[dict[str, Any]] = []
     problems: list[SheetError] = []
     for d in range(n_rows):
         row: dict[str, Any] = {}
+        found: list[SheetError] = []
         for field in fields:
             seat_list = range(seats) if field.per_seat else [None]
             values = []
@@ -99,11 +100,25 @@ def read_form(
                 try:
                     values.append(_parse(field, get(input_name(d, field.name, s))))
                 except SheetError as exc:
-                    problems.append(_named(exc, d, field.name, s))
+                    found.append(_named(exc, d, field.name, s))
                     values.append(None)
             row[field.name] = values if field.per_seat else values[0]
+        row = _only_asked(fields, row, seats)
+        asked = {f.name for f in active_fields(fields, row)}
+        problems += [p for p in found if p.field in asked]
         rows.append(row)
+    while rows and _is_blank(fields, rows[-1]):
+        rows.pop()  # the deals not played (a match won early) stay blank
     return rows, problems
+
+
+def _only_asked(fields: Sequence[GridField], row: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The row with the fields it does not ask blanked (what was typed in a hidden field)."""
+    asked = {f.name for f in active_fields(fields, row)}
+    for field in fields:
+        if field.name not in asked:
+            row[field.name] = [_blank(field)] * seats if field.per_seat else _blank(field)
+    return row
 
 
 def _named(exc: SheetError, deal: int, field: str | None, seat: int | None) -> SheetError:
@@ -163,7 +178,8 @@ def check_row(
     """The asked fields of a row, each checked on its own (kind, bounds, choices, a per-seat
     sum); the problems name the deal, the field and the seat."""
     if not isinstance(row, dict):
-        return {}, [SheetError(f"deal {deal}: each row is an object", deal=deal, reason="")]
+        message = "each row is an object"
+        return {}, [SheetError(f"deal {deal}: {message}", deal=deal, reason=message)]
     clean: dict[str, Any] = {}
     problems: list[SheetError] = []
     for field in active_fields(fields, row):
@@ -209,7 +225,11 @@ def grid_to_sheet(
         return {"deals": []}, [SheetError("a score grid is a list of rows, one per deal")]
     last = max((i for i, row in enumerate(rows) if not _is_blank(fields, row)), default=-1)
     if last < 0:
-        return {"deals": []}, [SheetError("fill in at least one deal", deal=0, reason="")]
+        return {"deals": []}, [
+            SheetError(
+                "deal 0: fill in at least one deal", deal=0, reason="fill in at least one deal"
+            )
+        ]
     deals: list[dict[str, Any]] = []
     problems: list[SheetError] = []
     for d, row in enumerate(rows[: last + 1]):

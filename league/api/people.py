@@ -172,6 +172,7 @@ class EntryImport(EventScopedMixin, APIView):
 
 # --- co-organizers ----------------------------------------------------------------------------
 
+
 class OrganizerSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="the account's id")
     name = serializers.CharField(help_text="its player's name (else its user name)")

@@ -88,7 +88,7 @@ class EventSerializer(serializers.ModelSerializer):
             "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
             "deals_per_match", "leftover", "bye_match_points", "tiebreaks", "seconds_per_move",
             "on_timeout", "play_online", "allow_spectators", "allow_bot_accounts", "visibility",
-            "status",
+            "status", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
             "signup_open", "capacity", "signup_deadline", "check_in_open",
             "entries_count", "created_at", "url",
@@ -114,7 +114,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
         fields = [
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
             "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
-            "allow_spectators", "allow_bot_accounts", "seed",
+            "allow_spectators", "allow_bot_accounts", "seed", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
         ]  # fmt: skip
 
@@ -284,11 +284,24 @@ class RoundPublishSerializer(serializers.Serializer):
     )
 
 
+def sheet_help() -> str:
+    """The score sheet's format, game by game, from each game's sheet rules (gameplay.api)."""
+    games = " ".join(
+        f"**{g['display_name']}** (`{g['game']}`): {g['description']}"
+        for g in gameplay.sheet_examples()
+    )
+    return (
+        'a score sheet of over-the-table play: `{"deals": [DEAL, ...]}`, one DEAL per deal in '
+        'play order (errors name deals from 0); any deal may also give `"payouts"`, which must '
+        "equal what the rules give. What a DEAL holds is the game's own. " + games
+    )
+
+
 class ResultPostSerializer(serializers.Serializer):
     """A game record or a score sheet (exactly one), for the fixture's counting result."""
 
     record = serializers.JSONField(required=False, help_text="a mediana.record/1 game record")
-    sheet = serializers.JSONField(required=False, help_text="a score sheet")
+    sheet = serializers.JSONField(required=False, help_text=sheet_help())
     forfeited_seats = serializers.ListField(
         child=serializers.IntegerField(min_value=0), required=False, default=list
     )

@@ -28,9 +28,7 @@ urlpatterns = [
         name="entry-claim-invitation",
     ),
     path(f"{EVENT}organizers/", people.OrganizerList.as_view(), name="organizers"),
-    path(
-        f"{EVENT}organizers/<int:user_id>/", people.OrganizerDetail.as_view(), name="organizer"
-    ),
+    path(f"{EVENT}organizers/<int:user_id>/", people.OrganizerDetail.as_view(), name="organizer"),
     path(f"{EVENT}registration/", people.Registration.as_view(), name="registration"),
     path(
         f"{EVENT}registration/invitation/",

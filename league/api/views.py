@@ -14,13 +14,19 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import generics, parsers, status
 from rest_framework.exceptions import NotFound, ParseError, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
+from gameplay import api as gameplay
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
 from league.errors import LeagueConflict, LeagueError
@@ -433,10 +439,24 @@ class FixtureRecord(FixtureMixin, APIView):
         )
 
 
+def sheet_examples() -> list[OpenApiExample]:
+    """One example request per game: its score sheet, described by its own sheet rules."""
+    return [
+        OpenApiExample(
+            f"{g['display_name']} score sheet",
+            value={"sheet": g["example"]},
+            description=g["description"],
+            request_only=True,
+        )
+        for g in gameplay.sheet_examples()
+    ]
+
+
 class FixtureResult(EventScopedMixin, APIView):
     @extend_schema(
         request=s.ResultPostSerializer,
         responses={201: s.ResultSerializer, 400: REFUSED, 403: NOT_ALLOWED},
+        examples=sheet_examples(),
     )
     def post(self, request: Request, slug: str, fixture_id: int) -> Response:
         """Count a result: a game record or a score sheet, forfeits, and for a correction a

@@ -166,12 +166,10 @@ def _best_group(
 
 
 def _group_rank(clash: int, scores: list[float], unfit: bool) -> tuple:
-    """How good a table is, smaller first (`scores` best first): fewest rematches; the
-    highest top score; the most players of that score (a same-score table before a mixed
-    one); seats that fit; the highest scores below the top."""
-    top = scores[0]
-    level = sum(1 for v in scores if v == top)
-    return (clash, -top, -level, unfit, tuple(-v for v in scores))
+    """How good a table is, smaller first (`scores` best first): fewest rematches; then the
+    highest scores, compared as a list (top scorers at the top table; a same-score table
+    before a mixed one; 2-1-1 before 2-0-0); then seats that fit."""
+    return (clash, tuple(-v for v in scores), unfit)
 
 
 class _Met:
@@ -193,39 +191,25 @@ class _SwapRule:
     `group_neighbours`: no table mixes a score group with a lower one while a same-score group
     could fill it without a rematch; top scorers at the top table).
 
-    A swap must leave each table's top score and its number of players of that score as they
-    were, and the player who moves down must not have the top score of a mixed table in
-    between (or of the lower table itself): the one case where the move could let a
-    same-score group fill that table."""
+    Only players of equal score are swapped, so every table keeps its scores; and not across a
+    mixed table whose top score is theirs (or with the lower table being one): the one case
+    where such a swap could let a same-score group fill that table."""
 
     def __init__(self, groups: list[list[PlayerId]], score: Callable[[PlayerId], float]):
-        self.groups = groups
         self.score = score
         self.mixed_top: list[float | None] = []
         for g in groups:
             values = {score(p) for p in g}
             self.mixed_top.append(max(values) if len(values) > 1 else None)
 
-    def _top(self, group: list[PlayerId], out: PlayerId, into: PlayerId) -> tuple[float, int]:
-        values = [self.score(into if p == out else p) for p in group]
-        top = max(values)
-        return top, values.count(top)
-
     def allows(self, gi: int, gj: int) -> Callable[[PlayerId, PlayerId], bool]:
         """The rule for swapping a player of table `gi` with one of table `gj`."""
         lo, hi = sorted((gi, gj))
         blocked = {v for v in self.mixed_top[lo + 1 : hi + 1] if v is not None}
-        g, h = self.groups[gi], self.groups[gj]
 
         def allowed(a: PlayerId, b: PlayerId) -> bool:
-            down = a if gi < gj else b
-            if self.score(down) in blocked:
-                return False
-            if self.score(a) == self.score(b):
-                return True
-            return self._top(g, a, a) == self._top(g, a, b) and self._top(h, b, b) == self._top(
-                h, b, a
-            )
+            v = self.score(a)
+            return v == self.score(b) and v not in blocked
 
         return allowed
 

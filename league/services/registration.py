@@ -174,10 +174,13 @@ def signup_problem(event: Event, user: Any, token: str | None = None) -> str | N
 
 
 def standing(event: Event, user: Any, token: str | None = None) -> Standing:
-    """The account's entry or waiting place, whether it may sign up, and the counts."""
-    player = _account_player(user)
-    entry = Entry.objects.filter(event=event, player=player).first() if player is not None else None
-    position = waiting_list.position(event, player) if player is not None else None
+    """The account's entry or waiting place, whether it may sign up, and the counts (a few
+    queries, whatever the numbers)."""
+    entry = position = None
+    if getattr(user, "is_authenticated", False):
+        entry = Entry.objects.filter(event=event, player__user=user).first()
+        if entry is None:
+            position = waiting_list.position_of_account(event, user)
     entered = waiting_list.entered_count(event)
     n_waiting = WaitingPlace.objects.filter(event=event).count()
     problem = None

@@ -7,15 +7,38 @@ from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from gameplay import api as gameplay
 from league import queue, scheduling
 from league.errors import LeagueError, LeagueFault
-from league.models import Fixture, LedgerEntry, Result, Round, Seat
-from league.services.events import check_format, require_open
+from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
+from league.services import advancing
+from league.services.events import require_open
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
 from league.services.standings import touch_standings
+
+
+class SheetProblems(LeagueError):
+    """A score sheet or grid the rules refuse. The message is the API's (deals from 0, as records
+    count); `problems` keep each one's deal (from 0), field, seat and reason apart, so a page
+    shows them beside the inputs, deals numbered from 1."""
+
+    def __init__(self, message: str, problems: list[dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+def sheet_of_grid(event: Any, grid: Any) -> dict[str, Any]:
+    """The score sheet a grid stands for under the event's game and variant, or SheetProblems
+    naming every field that is wrong."""
+    if _has_nul(grid):
+        raise LeagueError("the score grid contains a NUL character")
+    sheet, problems = gameplay.grid_sheet(event.game, event.variant, grid)
+    if problems:
+        raise SheetProblems("score grid: " + "; ".join(p["message"] for p in problems), problems)
+    return sheet
 
 
 def _has_nul(value: Any) -> bool:
@@ -85,7 +108,14 @@ def score_submission(
                 n_deals=event.deals_per_match,
             )
         except gameplay.EngineError as exc:
-            raise LeagueError(f"score sheet: {exc}") from None
+            problem = {
+                "deal": getattr(exc, "deal", None),
+                "field": getattr(exc, "field", None),
+                "seat": getattr(exc, "seat", None),
+                "reason": getattr(exc, "reason", str(exc)),
+                "message": str(exc),
+            }
+            raise SheetProblems(f"score sheet: {exc}", [problem]) from None
         if len(scored["deals"]) > event.deals_per_match:
             raise LeagueError(f"matches here last {event.deals_per_match} deals")
     if not scored["complete"] and not forfeited_seats:
@@ -104,11 +134,13 @@ def record_result(
     by: Any,
     record: Any = None,
     sheet: Any = None,
+    grid: Any = None,
     forfeited_seats: list[int] | None = None,
     reason: str = "",
     correction: bool = False,
     source: str | None = None,
     expected_version: int | None = None,
+    entered_by: Any = None,
 ) -> Result:
     """Count a result for the fixture: a first result, or (with a reason) a correction.
 
@@ -120,6 +152,13 @@ def record_result(
     that counts instead of the old one (kept in the history). The ledger always reflects the
     counting version. `expected_version` (0: no result yet) is the version the person saw: a
     result that changed since (a second click, another organizer) is refused, not overwritten.
+    A correction identical to the counting result (the same outcome and forfeits, and the same
+    grid if one is typed) is refused: it would make a version that changes nothing.
+
+    `grid` (score-grid rows, instead of a sheet) is converted to its sheet and kept with the
+    result, so a correction opens filled in. `entered_by` is who typed it when `by` is the
+    system (a grid confirmed at the table, league.services.table_results). Counting a result
+    sets aside the table's open submissions from the table.
     """
     if by is not None:
         check_can_manage(by, fixture.round.event)
@@ -144,9 +183,18 @@ def record_result(
             f"the result of table {fixture.number} changed since you loaded it (it is at "
             f"version {now}, you saw {expected_version}); reload and check it first"
         )
+    if grid is not None:
+        if record is not None or sheet is not None:
+            raise LeagueError("give either a game record, a score sheet or a score grid")
+        sheet = sheet_of_grid(event, grid)
     scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)
+    if current and _same_as(current, scored, forfeited_seats, grid):
+        raise LeagueError(
+            f"this correction is the result that counts already (version {current.version}): "
+            f"nothing would change"
+        )
     if current and event.round_set.filter(number__gt=fixture.round.number).exists():
-        _check_advancers_kept(fixture, current.scored, scored)
+        _check_advancers_kept(fixture, scored, forfeited_seats)
     if current:
         Result.objects.filter(pk=current.pk).update(current=False)
         LedgerEntry.objects.filter(result=current).delete()
@@ -158,16 +206,28 @@ def record_result(
         source=source or (Result.Source.RECORD if record is not None else Result.Source.SHEET),
         record=record,
         sheet=sheet,
+        grid=grid,
         scored=scored,
         forfeited_seats=forfeited_seats,
-        entered_by=by if getattr(by, "is_authenticated", False) else None,
+        entered_by=by if getattr(by, "is_authenticated", False) else entered_by,
         reason=reason.strip(),
+    )
+    ResultSubmission.objects.filter(fixture=fixture, status__in=ResultSubmission.OPEN).update(
+        status=ResultSubmission.Status.SET_ASIDE,
+        decided_at=timezone.now(),
+        decided_by=by if getattr(by, "is_authenticated", False) else None,
     )
     write_ledger(result)
     touch_standings(event.pk)
     queue.rate_result(result.pk)  # robust: a broker that is down is no 500 (a sweep catches up)
     notify_result(fixture, result)
     return result
+
+
+def _same_as(current: Result, scored: dict[str, Any], forfeited: list[int], grid: Any) -> bool:
+    """Whether a correction would count exactly what counts now."""
+    same = current.scored == scored and sorted(current.forfeited_seats or []) == forfeited
+    return same and (grid is None or grid == current.grid)
 
 
 def notify_result(fixture: Fixture, result: Result) -> int:
@@ -229,27 +289,19 @@ def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str)
 def table_result(seats: Sequence[Seat], scored: dict[str, Any]) -> scheduling.TableResult:
     """A table's counted result as the formats read it (`seats` in seat order, players loaded).
 
-    One translation for both readers: `generate_round` (who goes on) and `record_result`
-    (whether a correction would change that)."""
-    return scheduling.TableResult(
-        # A built-in bot fills a seat and goes nowhere; a bot account is an entrant like anyone.
-        seats=tuple(None if seat.player.is_builtin_bot else seat.player_id for seat in seats),
-        winners=frozenset(scored["winners"]),
-        payouts=tuple(scored["totals"]["payouts"]),
-    )
+    One translation for every reader: `league.services.advancing` (who goes on, and whether
+    a correction would change that)."""
+    return advancing.table_result(seats, scored)
 
 
-def _check_advancers_kept(fixture: Fixture, before: dict[str, Any], after: dict[str, Any]) -> None:
-    """Once the next round exists, a correction may not change who went on from this table
-    (a knockout's next round was planned from it). The event's format says who advances;
-    formats that do not pick (league, Swiss) never refuse."""
-    fmt = check_format(fixture.round.event.format)
-    seats = list(fixture.seats.select_related("player").order_by("number"))
-    if fmt.advancers([table_result(seats, before)], []) != fmt.advancers(
-        [table_result(seats, after)], []
-    ):
+def _check_advancers_kept(fixture: Fixture, after: dict[str, Any], forfeited: list[int]) -> None:
+    """Once the next round exists, a correction may not change who went on from this round
+    (a knockout's next round was planned from it: its table goers, and its best non-winners,
+    whom a corrected payout can move). The event's format says who advances; formats that do
+    not pick (league, Swiss) never refuse."""
+    if not advancing.correction_keeps_who_went_on(fixture, after, forfeited):
         raise LeagueError(
-            f"round {fixture.round.number + 1} was planned from this table's winner; a "
+            f"round {fixture.round.number + 1} was planned from this round's results; a "
             f"correction that changes who advances cannot be counted now"
         )
 

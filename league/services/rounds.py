@@ -20,8 +20,10 @@ from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
 from league import scheduling
+from league.draws import lot_number
 from league.errors import LeagueConflict, LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
+from league.services import advancing
 from league.services.events import check_format, require_open
 from league.services.events import publish_event as publish_event_service
 from league.services.notifications import notify
@@ -71,7 +73,8 @@ def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> li
     """The plain player records the scheduler wants, seeded best first.
 
     Before anyone has played, the seeding is by rating at entry (the unrated last); after that by
-    the standings, with the rating separating players the standings leave level.
+    the standings, with the rating separating players the standings leave level; the event's
+    draw (`league.draws`) separates the rest.
     """
     rows = {row["player_id"]: row for row in compute_rows(event)}
     seats = seat_counts(event, table_size)
@@ -82,9 +85,10 @@ def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> li
         row = rows.get(entry.player_id)
         rating = entry.rating_at_entry
         by_rating = (rating is None, -(rating or 0.0))
+        draw = -lot_number(event.seed, entry.player_id)  # the event's draw, as round 1's
         if not started or row is None:
-            return (0, 0, *by_rating, entry.player_id)
-        return (row["rank"], -row["match_points"], *by_rating, entry.player_id)
+            return (0, 0, *by_rating, draw)
+        return (row["rank"], -row["match_points"], *by_rating, draw)
 
     order = sorted(entries, key=seed)
     return [
@@ -156,13 +160,29 @@ def generate_round(event: Event, *, by: Any) -> Round:
         if fmt.is_decided(played_plan(last)):
             raise LeagueError(_(fmt.decided_message))
         if fmt.needs_results:  # every result is in (checked above): the format may pick
-            byes = last.byes.values_list("player_id", flat=True)
-            still_in = fmt.advancers(round_results(last), list(byes))
+            still_in = advancing.going_on(last)
     if still_in is not None:
         going_on = set(still_in)
         entries = [e for e in entries if e.player_id in going_on]
     elif len(entries) < table_size:
         raise LeagueError(f"{len(entries)} checked-in players cannot fill a table of {table_size}")
+    if last is None:  # a knockout that could not reach its final is refused before it starts
+        needed = fmt.rounds_needed(len(entries), table_size=table_size, leftover=event.leftover)
+        if needed is not None and needed > event.rounds:
+            raise LeagueError(
+                _(
+                    "%(format)s of %(players)s players at tables of %(seats)s needs "
+                    "%(needed)s rounds to reach its final; the event has %(rounds)s: "
+                    "raise its number of rounds first"
+                )
+                % {
+                    "format": _(fmt.title),
+                    "players": len(entries),
+                    "seats": table_size,
+                    "needed": needed,
+                    "rounds": event.rounds,
+                }
+            )
     try:
         plan = scheduling.plan_round(
             scheduler_players(event, entries, table_size),

@@ -7,9 +7,15 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 
-from league import queue
+from league import queue, scheduling
 from league.models import Bye, Entry, Event, Fixture, Player, Result, Seat, StandingsSnapshot
-from league.standings import ByeRecord, MatchRecord, StandingsConfig, compute_standings
+from league.standings import (
+    ByeRecord,
+    KnockoutProgress,
+    MatchRecord,
+    StandingsConfig,
+    compute_standings,
+)
 
 
 def match_records(event: Event) -> list[MatchRecord]:
@@ -99,8 +105,10 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
     # A bot that filled a seat takes part in matches but is no entrant of the event.
     entrants = set(players)
     extra = sorted({p for m in matches for p in m.players if p not in entrants})
-    config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed)
-    table = compute_standings(players + extra, matches, bye_records(event), config)
+    mode = standings_mode(event)
+    config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed, mode=mode)
+    progress = knockout_progress(event, players) if mode == "knockout" else None
+    table = compute_standings(players + extra, matches, bye_records(event), config, progress)
     names = dict(Player.objects.filter(pk__in=players + extra).values_list("id", "name"))
     # The bot mark: the built-in bots that filled seats, and entrants that are bot accounts.
     bots = set(
@@ -119,9 +127,41 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
             "byes": row.byes,
             "tiebreaks": list(row.tiebreak_values),
             "tied": row.tied,
+            "round_reached": row.round_reached,
         }
         for row in table
     ]
+
+
+def standings_mode(event: Event) -> str:
+    """How the event's format ranks ("points" or "knockout"); an unknown format: points."""
+    try:
+        return scheduling.get_format(event.format).standings_mode
+    except scheduling.SchedulingError:
+        return "points"
+
+
+def knockout_progress(event: Event, entrants: list[int]) -> KnockoutProgress:
+    """The last published round each entrant was in (at a table or with a bye), and the
+    final's round once it is published: the last round, one table and no bye (two queries)."""
+    entered = set(entrants)
+    reached: dict[int, int] = {}
+    tables: dict[int, set[int]] = {}
+    for player_id, number, fixture_id in Seat.objects.filter(
+        fixture__round__event=event, fixture__round__status="published"
+    ).values_list("player_id", "fixture__round__number", "fixture_id"):
+        tables.setdefault(number, set()).add(fixture_id)
+        if player_id in entered:
+            reached[player_id] = max(reached.get(player_id, 0), number)
+    bye_rounds = set()
+    for player_id, number in Bye.objects.filter(
+        round__event=event, round__status="published"
+    ).values_list("player_id", "round__number"):
+        bye_rounds.add(number)
+        reached[player_id] = max(reached.get(player_id, 0), number)
+    last = max(tables, default=None)
+    final = last if last is not None and len(tables[last]) == 1 and last not in bye_rounds else None
+    return KnockoutProgress(reached=reached, final_round=final)
 
 
 def touch_standings(event_id: int) -> None:

@@ -10,6 +10,7 @@ here: callers authorize the account that acts (an organizer, or a player withdra
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from league.errors import LeagueError
@@ -32,14 +33,19 @@ def free_places(event: Event) -> int | None:
 
 def position(event: Event, player: Player) -> int | None:
     """The player's place on the waiting list (1: next to move up), or None."""
-    place = WaitingPlace.objects.filter(event=event, player=player).first()
+    return _position(WaitingPlace.objects.filter(event=event, player=player).first())
+
+
+def position_of_account(event: Event, user: object) -> int | None:
+    """`position` of the account's player (two queries)."""
+    return _position(WaitingPlace.objects.filter(event=event, player__user=user).first())
+
+
+def _position(place: WaitingPlace | None) -> int | None:
     if place is None:
         return None
-    ahead = WaitingPlace.objects.filter(event=event, created_at__lt=place.created_at).count()
-    same_time = WaitingPlace.objects.filter(
-        event=event, created_at=place.created_at, pk__lt=place.pk
-    ).count()
-    return ahead + same_time + 1
+    earlier = Q(created_at__lt=place.created_at) | Q(created_at=place.created_at, pk__lt=place.pk)
+    return WaitingPlace.objects.filter(earlier, event_id=place.event_id).count() + 1
 
 
 def waiting(event: Event) -> list[WaitingPlace]:

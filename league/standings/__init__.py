@@ -6,6 +6,7 @@ caches the rows; everything here is testable (and benchmarked) without a databas
 
 from .errors import StandingsError, StandingsFault, UnknownTiebreak
 from .export import csv_header, standings_csv_rows
+from .knockout import KnockoutProgress, rank_knockout
 from .records import ByeRecord, MatchRecord, StandingsRow, Value
 from .table import compute_standings, rank_tally
 from .tally import EventTally, PlayerTally, pairwise_points, tally_event
@@ -24,6 +25,7 @@ __all__ = [
     "TIEBREAKS",
     "ByeRecord",
     "EventTally",
+    "KnockoutProgress",
     "MatchRecord",
     "PlayerTally",
     "StandingsConfig",
@@ -38,6 +40,7 @@ __all__ = [
     "get_tiebreak",
     "lot_number",
     "pairwise_points",
+    "rank_knockout",
     "rank_tally",
     "register",
     "standings_csv_rows",

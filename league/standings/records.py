@@ -62,3 +62,4 @@ class StandingsRow:
     forfeits: int = 0
     deals_played: int = 0
     bye_points: int = 0
+    round_reached: int = 0  # knockout standings only: the last round the player was in

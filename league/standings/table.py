@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .knockout import KnockoutProgress, rank_knockout
 from .records import ByeRecord, MatchRecord, StandingsRow, Value
 from .tally import EventTally, tally_event
 from .tiebreaks import MatchPoints, StandingsConfig, Tiebreak, get_tiebreak
@@ -19,14 +20,16 @@ def compute_standings(
     matches: Iterable[MatchRecord],
     byes: Iterable[ByeRecord],
     config: StandingsConfig,
+    progress: KnockoutProgress | None = None,
 ) -> list[StandingsRow]:
     """The standings table, best first; the same for any order of the inputs.
 
     `players` is every entrant (withdrawn ones included: they keep their results). Raises
     `UnknownTiebreak` for a name not in the registry and `StandingsFault` for records that
-    break the contract.
+    break the contract. A knockout (`config.mode`) ranks by `progress`, the rounds reached.
     """
     tiebreaks = [get_tiebreak(name) for name in config.tiebreaks]
+    matches = list(matches)
     tally = tally_event(
         players,
         matches,
@@ -34,6 +37,8 @@ def compute_standings(
         lot_seed=config.lot_seed,
         with_pairs=any(tb.per_group for tb in tiebreaks),
     )
+    if config.mode == "knockout":
+        return rank_knockout(tally, tiebreaks, matches, progress or KnockoutProgress())
     return rank_tally(tally, tiebreaks)
 
 

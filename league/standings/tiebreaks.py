@@ -75,6 +75,9 @@ def validate_tiebreaks(names: Iterable[str]) -> None:
         seen.add(name)
 
 
+MODES = ("points", "knockout")
+
+
 @dataclass(frozen=True, slots=True)
 class StandingsConfig:
     """How the event breaks ties: registry names in order, and the seed of the drawing of lots.
@@ -85,11 +88,16 @@ class StandingsConfig:
 
     tiebreaks: tuple[str, ...] = ()
     lot_seed: int = 0
+    # "points": match points, then the tie-breaks; "knockout": the round reached, then the
+    # stated order (league.standings.knockout), the tie-breaks shown but not ranked by.
+    mode: str = "points"
 
     def __post_init__(self) -> None:
         # A JSON field hands us a list; keep the config hashable and immutable all the same.
         object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))
         validate_tiebreaks(self.tiebreaks)
+        if self.mode not in MODES:
+            raise StandingsError(f"Unknown standings mode {self.mode!r}; choose {MODES}.")
 
 
 @register
@@ -179,4 +187,3 @@ class Lot(Tiebreak):
 
     def value(self, tally: EventTally, player_id: int) -> Value:
         return lot_number(tally.lot_seed, player_id)
-

@@ -181,9 +181,11 @@
       case "balance":
         return `Balance after this hand: ${n.balance.map((b, s) => `${name(s)} ${sgn(b)}`).join(", ")}`;
       case "grand_hand":
-        return `Grand Hand by ${name(n.declarer)}: alone against the other two, the skat counting for him`;
-      case "declarer_points":
-        return `${name(summary.notes.find((x) => x.code === "grand_hand").declarer)} took ${n.points} card points in ${n.tricks} tricks (the skat ${cards(n.skat)} included): 61 or more win`;
+        return `Grand Hand by ${name(n.declarer)}: alone against the other two, the skat counting for the declarer`;
+      case "declarer_points": {
+        const grand = summary.notes.find((x) => x.code === "grand_hand");
+        return `${grand ? name(grand.declarer) : "The declarer"} took ${n.points} card points in ${n.tricks} tricks (the skat ${cards(n.skat)} included): 61 or more win`;
+      }
       case "skat_to":
         return `The skat (${cards(n.cards)}, ${n.points} card points) goes to ${names(n.seats)}`;
       case "pushed":
@@ -293,7 +295,7 @@
     return h(
       "div",
       { class: "ds-body", dataset: { deal: String(summary.deal), kind: summary.kind } },
-      h("p", { class: "ds-kind" }, `Deal ${summary.deal + 1}${kind ? ` — ${kind}` : ""} · ${name(summary.dealer)} dealt`),
+      h("p", { class: "ds-kind" }, `${kind ? `${M.cap(kind)} · ` : ""}${name(summary.dealer)} dealt`),
       summary.notes.length ? h("ul", { class: "ds-notes" }, summary.notes.map((n) => h("li", { dataset: { code: n.code } }, noteWords(n, summary)))) : null,
       factsTable(summary),
       h("div", { class: "ds-seats" }, summary.seats.map((entry) => seatBlock(summary, entry))),
@@ -433,12 +435,12 @@
       // The first state: a deal that has just ended (its summary rides along until the next
       // deal's first action) is shown, unless the match was already over when the page opened.
       lastSeen = k;
-      if (summary && state.status === "playing") show(summary, true);
+      if (summary && state.status === "playing" && SECONDS > 0) show(summary, true);
       return;
     }
     if (summary && k > lastSeen) {
       lastSeen = k;
-      show(summary, true);
+      if (SECONDS > 0) show(summary, true); // 0: the setting turns the automatic summary off
     }
   }
 

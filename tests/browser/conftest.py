@@ -57,6 +57,9 @@ def server(tmp_path_factory) -> Iterator[Server]:
         # PostgreSQL for the rest of the suite); no REDIS_URL: embedded mode, bots on the loop.
         DATABASE_URL=f"sqlite:///{database}",
         GAMEPLAY_BOT_DELAY="0.05",
+        # No deal summary opening over the page by itself (it would cover the cards these tests
+        # click); tests/summary/test_browser.py runs its own server with it on.
+        GAMEPLAY_DEAL_SUMMARY_SECONDS="0",
         LOG_LEVEL="WARNING",
     )
     env.pop("REDIS_URL", None)

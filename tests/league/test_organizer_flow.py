@@ -88,15 +88,15 @@ def test_a_score_sheet_whose_payouts_do_not_sum_to_zero_is_refused(make_event, a
     round_ = round_services.generate_round(event, by=alice)
     round_services.publish_round(round_, by=alice)
     fixture = round_.fixtures.first()
-    bad = {"deals": [{"scores": [0, 38, -12], "payouts": [26, -88, 61]}]}
+    bad = {"deals": [{"scores": [0, 4, 0], "payouts": [4, -8, 3]}]}
     with pytest.raises(LeagueError, match="do not sum to zero"):
         record_result(fixture, by=alice, sheet=bad)
-    good = {"deals": [{"scores": [0, 38, -12]}]}
+    good = {"deals": [{"scores": [0, 4, 0]}]}
     result = record_result(fixture, by=alice, sheet=good)
     assert result.source == Result.Source.SHEET
     assert list(
         LedgerEntry.objects.filter(result=result).order_by("seat").values_list("payout", flat=True)
-    ) == [26, -88, 62]
+    ) == [4, -8, 4]
 
 
 def test_a_withdrawn_player_is_not_seated_in_later_rounds(make_event, alice):

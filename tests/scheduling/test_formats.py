@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from league.draws import draw_order
 from league.scheduling import (
     PairHistory,
     PlayerRecord,
@@ -82,10 +83,11 @@ def test_knockout_advancers_winners_first_then_payout_bots_never_byes_go_through
         TableResult(seats=(1, 2, 3), winners=frozenset({0, 2}), payouts=(1, -4, 3)),
         # a winner with a lower payout than a loser still goes on first
         TableResult(seats=(4, 6, 8), winners=frozenset({2}), payouts=(5, 0, -5)),
-        # level on payout, nobody winning: the lower seat
-        TableResult(seats=(10, 11, 12), winners=frozenset(), payouts=(0, 0, 0)),
+        # level on payout, nobody winning, no totals given: the event's draw (seed 0)
+        TableResult(seats=(12, 11, 10), winners=frozenset(), payouts=(0, 0, 0)),
     ]
-    assert get_format("knockout").advancers(tables, [20, 21]) == [5, 3, 8, 10, 20, 21]
+    drawn = draw_order(0, [10, 11, 12])[0]
+    assert get_format("knockout").advancers(tables, [20, 21]) == [5, 3, 8, drawn, 20, 21]
     assert tables[0].finishing_order() == [5, 7]
 
 

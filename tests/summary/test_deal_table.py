@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from gameplay.engines import start_match
-from tests.engines.helpers import random_variant
+from gameplay.engines import EngineFault, start_match
+from gameplay.engines.schieberamsch import SchieberamschMatch
+from tests.engines.helpers import concrete, random_variant
 from tests.engines.test_deal_summary import play_leaning_to_pass
 
 SEEDS = range(12)
@@ -81,3 +82,23 @@ def test_mediatore_each_sides_thirds_make_its_score(seed):
         assert sum(t["tricks"]) == 9
         assert sum(t["thirds"]) + sum(t["monte_last_trick"]) == 35
         assert [v // 3 for v in t["side_thirds"]] == s["scores"]
+
+
+def test_a_failing_summary_never_stops_a_table(monkeypatch, caplog):
+    """A bug in a game's `_summarize` is logged; the deal still ends and the next is dealt, the
+    views simply carry no summary, and `deal_summary` says it could not be made."""
+
+    def broken(self, scores, payouts):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(SchieberamschMatch, "_summarize", broken)
+    m = start_match("schieberamsch", seed=3, n_deals=2)
+    rng = random.Random(3)
+    while not m.results:
+        seat = m.to_act()[0]
+        m.apply(seat, concrete(rng.choice(m.legal(seat)), rng))
+    assert m.deal_no == 1 and not m.finished
+    assert "summary" not in m.view(None)["last_deal"]
+    with pytest.raises(EngineFault):
+        m.deal_summary(0)
+    assert "the deal summary failed" in caplog.text

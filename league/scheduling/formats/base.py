@@ -87,6 +87,13 @@ class Format:
         """What a round page says about how round `round_no` was made and who goes on."""
         return []
 
+    def first_round_seeding(
+        self, players: Sequence[PlayerRecord], seed: int
+    ) -> list[PlayerRecord] | None:
+        """The order round 1 is cut from (a round page shows it), or None if round 1 does
+        not seat by an order (a league's schedule)."""
+        return None
+
     def rounds_needed(self, n_players: int, *, table_size: int, leftover: str) -> int | None:
         """The rounds an event of `n_players` needs to be decided; None: as many as it has."""
         return None
@@ -102,6 +109,11 @@ class Format:
 
         Formats that cannot work their rounds out in advance leave this out (`can_preview`)."""
         raise SchedulingError(f"{self.title} events have no preview: their rounds need results.")
+
+    @property
+    def picks_players(self) -> bool:
+        """Whether the format decides who plays the next round (it overrides `advance`)."""
+        return type(self).advance is not Format.advance
 
     @property
     def can_preview(self) -> bool:

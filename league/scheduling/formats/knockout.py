@@ -66,6 +66,11 @@ class Knockout(Format):
     def rounds_needed(self, n_players: int, *, table_size: int, leftover: str) -> int | None:
         return rounds_needed(n_players, table_size, leftover)
 
+    def first_round_seeding(
+        self, players: Sequence[PlayerRecord], seed: int
+    ) -> list[PlayerRecord] | None:
+        return first_round_order(players, seed)
+
     def rules(self, round_no: int, *, n_players: int, table_size: int, leftover: str) -> list[Note]:
         notes = []
         if round_no == 1:

@@ -39,6 +39,11 @@ class Swiss(Format):
             players = first_round_order(players, seed)
         return swiss_round(players, history, table_size, leftover)
 
+    def first_round_seeding(
+        self, players: Sequence[PlayerRecord], seed: int
+    ) -> list[PlayerRecord] | None:
+        return first_round_order(players, seed)
+
     def rules(self, round_no: int, *, n_players: int, table_size: int, leftover: str) -> list[Note]:
         if round_no == 1:
             first = Note(SEEDING)
