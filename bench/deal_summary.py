@@ -5,8 +5,9 @@ views as they were: `last_deal` alone, nothing made at a deal's end).
 
     .venv/bin/python bench/deal_summary.py            # --matches 6 --rounds 5
 
-Interleaved rounds, the best of each kept, in CPU time (the machine is shared). The server's own per-move
-work (the claim, the fan-out) is the same either way; `bench/tables.py` measures that.
+Interleaved rounds, the best of each kept, in CPU time (the machine is shared). The server's
+own per-move work (the claim, the fan-out) is the same either way; `bench/tables.py` measures
+that.
 """
 
 from __future__ import annotations

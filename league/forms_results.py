@@ -285,7 +285,7 @@ class ScoreGrid:
         }
 
     def describe_row(self, d: int) -> list[str]:
-        """A grid row as text, field by field ("Tricks taken: Ann 10, Bo 2, Cy 4"), for the
+        """A grid row as text, field by field ("Tricks taken — Ann: 10 · Bo: 2 · Cy: 4"), for the
         side-by-side view of two versions."""
         row = self.rows[d] if d < len(self.rows) else {}
         asked = self._asked(row)
@@ -295,11 +295,11 @@ class ScoreGrid:
                 continue
             value = row.get(field["name"])
             if field["per_seat"]:
-                cells = ", ".join(
-                    f"{name} {_shown(v) or '—'}"
+                cells = " · ".join(
+                    f"{name}: {_shown(v) or '—'}"
                     for name, v in zip(self.names, value or [], strict=False)
                 )
-                lines.append(f"{_tr(field['label'])}: {cells}")
+                lines.append(f"{_tr(field['label'])} — {cells}")
                 continue
             if field["kind"] == "bool":
                 if value:
@@ -320,10 +320,11 @@ class ScoreGrid:
 
 
 def signed(value: int, key: str) -> str:
-    """A payout with its sign (+2, a minus sign for -1, 0); a score as it is."""
-    if key == "scores" or value == 0:
-        return str(value)
-    return f"{value:+d}".replace("-", "\u2212")
+    """A payout with its sign (+2, 0, and a minus sign for -1); a score without a plus."""
+    if value == 0:
+        return "0"
+    text = str(value) if key == "scores" else f"{value:+d}"
+    return text.replace("-", "\u2212")
 
 
 def _shown(value: Any) -> str:

@@ -138,7 +138,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             }
         )
     context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
-    context["format_notes"] = round_notes(round_)  # how the round was made, who goes on
+    context["format_notes"] = round_notes(round_, fixtures, byes)  # how it was made, who goes on
     if manager and round_.status == Round.Status.DRAFT:
         context["draft"] = loaded_fingerprint(fixtures, byes)
     # Times are typed and shown on the event's clocks (the schedule form's inputs too).

@@ -34,12 +34,3 @@ def first_round_order(players: Sequence[PlayerRecord], seed: int) -> list[Player
         key=lambda p: (p.rating is None, -(p.rating or 0.0), -lot_number(seed, p.id)),
     )
     return [replace(p, position=i) for i, p in enumerate(ordered, start=1)]
-
-
-def seeded_by(player: PlayerRecord, players: Sequence[PlayerRecord]) -> str:
-    """Why a player has their seed: "rating" when it separates them from every other player,
-    else "draw" (what the round page says next to each seed)."""
-    if player.rating is None:
-        return "draw"
-    level = sum(1 for p in players if p.rating == player.rating)
-    return "rating" if level == 1 else "draw"

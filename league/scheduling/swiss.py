@@ -189,34 +189,78 @@ def _conflicts(group: list[PlayerId], met) -> int:
 class _SwapRule:
     """Which swaps between two tables keep the standings first (the property of
     `group_neighbours`: no table mixes a score group with a lower one while a same-score group
-    could fill it without a rematch; top scorers at the top table).
+    could fill it without a rematch).
 
-    Only players of equal score are swapped, so every table keeps its scores; and not across a
-    mixed table whose top score is theirs (or with the lower table being one): the one case
-    where such a swap could let a same-score group fill that table."""
+    Players of equal score may swap (every table keeps its scores) unless the one moving down
+    passes a mixed table whose top score is theirs: the one case where such a swap could let
+    a same-score group fill that table. With `exact` (repairing rematches, which come before
+    the standings), players of different scores may swap too, if afterwards no table from
+    the upper to the lower of the two breaks the property (checked, `_could_fill`)."""
 
-    def __init__(self, groups: list[list[PlayerId]], score: Callable[[PlayerId], float]):
+    def __init__(self, groups: list[list[PlayerId]], score: Callable[[PlayerId], float], met):
+        self.groups = groups
         self.score = score
-        self.mixed_top: list[float | None] = []
-        for g in groups:
-            values = {score(p) for p in g}
-            self.mixed_top.append(max(values) if len(values) > 1 else None)
+        self.met = met
 
-    def allows(self, gi: int, gj: int) -> Callable[[PlayerId, PlayerId], bool]:
+    def _mixed_top(self, g: list[PlayerId]) -> float | None:
+        values = {self.score(p) for p in g}
+        return max(values) if len(values) > 1 else None
+
+    def allows(self, gi: int, gj: int, exact: bool = False) -> Callable[[PlayerId, PlayerId], bool]:
         """The rule for swapping a player of table `gi` with one of table `gj`."""
         lo, hi = sorted((gi, gj))
-        blocked = {v for v in self.mixed_top[lo + 1 : hi + 1] if v is not None}
+        groups = self.groups
+        blocked = {self._mixed_top(g) for g in groups[lo + 1 : hi + 1]} - {None}
 
         def allowed(a: PlayerId, b: PlayerId) -> bool:
-            v = self.score(a)
-            return v == self.score(b) and v not in blocked
+            down = a if gi < gj else b
+            if self.score(a) == self.score(b):
+                return self.score(down) not in blocked
+            if not exact:
+                return False
+            g, h = groups[gi], groups[gj]
+            i, j = g.index(a), h.index(b)
+            g[i], h[j] = b, a
+            ok = not any(self._could_fill(t) for t in range(lo, hi + 1))
+            g[i], h[j] = a, b
+            return ok
 
         return allowed
+
+    def _could_fill(self, t: int) -> bool:
+        """Whether table `t` mixes scores although players of its top score, at it or below,
+        could fill it without a rematch."""
+        table = self.groups[t]
+        top = self._mixed_top(table)
+        if top is None:
+            return False
+        pool = [p for g in self.groups[t:] for p in g if self.score(p) == top]
+        return _clean_group(pool, len(table), self.met) is not None
+
+
+def _clean_group(pool: list[PlayerId], size: int, met) -> list[PlayerId] | None:
+    """`size` players of `pool` none of whom have met, or None."""
+    chosen: list[PlayerId] = []
+
+    def extend(i: int) -> bool:
+        if len(chosen) == size:
+            return True
+        for j in range(i, len(pool) - (size - len(chosen)) + 1):
+            c = pool[j]
+            if any(met(x, c) for x in chosen):
+                continue
+            chosen.append(c)
+            if extend(j + 1):
+                return True
+            chosen.pop()
+        return False
+
+    return chosen if extend(0) else None
 
 
 def _repair(groups: list[list[PlayerId]], met, score=None) -> None:
     """Swap players of rematch tables with the nearest tables until nothing improves."""
-    rule = _SwapRule(groups, score or (lambda p: 0.0))
+    rule = _SwapRule(groups, score or (lambda p: 0.0), met)
     for gi in range(len(groups) - 1, -1, -1):
         if not _conflicts(groups[gi], met):
             continue
@@ -227,7 +271,7 @@ def _repair(groups: list[list[PlayerId]], met, score=None) -> None:
                 for gj in (gi - dist, gi + dist):
                     if not 0 <= gj < len(groups):
                         continue
-                    if _try_swap(groups[gi], groups[gj], met, rule.allows(gi, gj)):
+                    if _try_swap(groups[gi], groups[gj], met, rule.allows(gi, gj, exact=True)):
                         improved = True
                         break
                 if improved or dist > 8:
@@ -284,7 +328,7 @@ def balance_seats(
     def fits(group: list[PlayerId]) -> bool:
         return _seatable(group, counts, table_size)
 
-    rule = _SwapRule(groups, _score_of(scores))
+    rule = _SwapRule(groups, _score_of(scores), met)
     for gi, group in enumerate(groups):
         dist = 1
         while dist <= SEAT_REACH and not fits(group):

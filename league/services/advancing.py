@@ -8,7 +8,7 @@ exists, is refused) and the round page (who went on, and why).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Prefetch
@@ -58,13 +58,17 @@ def still_entered(event: Event) -> frozenset[int]:
     )
 
 
-def played_tables(round_: Round) -> list[tuple[Fixture, list[Seat], Result | None]]:
-    """The round's fixtures, table 1 first, each with its seats (players loaded) and its
-    counting result (None while it has none)."""
-    fixtures = round_.fixtures.order_by("number").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")),
-        Prefetch("results", queryset=Result.objects.filter(current=True), to_attr="counting"),
-    )
+def played_tables(
+    round_: Round, fixtures: Iterable[Fixture] | None = None
+) -> list[tuple[Fixture, list[Seat], Result | None]]:
+    """The round's fixtures, table 1 first, each with its seats in seat order (players
+    loaded) and its counting result (None while it has none). `fixtures`: already loaded so
+    (the round page's: seats with their players, the current result `counting`)."""
+    if fixtures is None:
+        fixtures = round_.fixtures.order_by("number").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")),
+            Prefetch("results", queryset=Result.objects.filter(current=True), to_attr="counting"),
+        )
     return [(f, list(f.seats.all()), f.counting[0] if f.counting else None) for f in fixtures]
 
 
@@ -72,10 +76,12 @@ def round_outcome(
     round_: Round,
     *,
     tables: list[tuple[Fixture, list[Seat], Result | None]] | None = None,
+    byes: list[int] | None = None,
     corrected: tuple[Fixture, dict[str, Any], list[int]] | None = None,
 ) -> RoundOutcome | None:
     """What the format decides from, once every table of the round has a result (None
-    before); `corrected`: (fixture, scored, forfeited seats) of a correction to weigh."""
+    before); `tables` and `byes`: as already loaded (`played_tables`, the byes' player ids);
+    `corrected`: (fixture, scored, forfeited seats) of a correction to weigh."""
     event = round_.event
     tables = played_tables(round_) if tables is None else tables
     results, replace = [], None
@@ -90,7 +96,11 @@ def round_outcome(
         results.append(table_result(seats, scored))
     return RoundOutcome(
         tables=results,
-        byes=tuple(Bye.objects.filter(round=round_).values_list("player_id", flat=True)),
+        byes=tuple(
+            Bye.objects.filter(round=round_).values_list("player_id", flat=True)
+            if byes is None
+            else byes
+        ),
         standing=standing_through(event, round_.number, replace=replace),
         active=still_entered(event),
         table_size=len(tables[0][1]) if tables else None,

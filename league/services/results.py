@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
 from league import queue, scheduling
@@ -34,7 +35,7 @@ def sheet_of_grid(event: Any, grid: Any) -> dict[str, Any]:
     """The score sheet a grid stands for under the event's game and variant, or SheetProblems
     naming every field that is wrong."""
     if _has_nul(grid):
-        raise LeagueError("the score grid contains a NUL character")
+        raise LeagueError(_("the score grid contains a NUL character"))
     sheet, problems = gameplay.grid_sheet(event.game, event.variant, grid)
     if problems:
         raise SheetProblems("score grid: " + "; ".join(p["message"] for p in problems), problems)
@@ -185,13 +186,16 @@ def record_result(
         )
     if grid is not None:
         if record is not None or sheet is not None:
-            raise LeagueError("give either a game record, a score sheet or a score grid")
+            raise LeagueError(_("give either a game record, a score sheet or a score grid"))
         sheet = sheet_of_grid(event, grid)
     scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)
     if current and _same_as(current, scored, forfeited_seats, grid):
         raise LeagueError(
-            f"this correction is the result that counts already (version {current.version}): "
-            f"nothing would change"
+            _(
+                "this correction is the result that counts already (version %(v)s): nothing "
+                "would change"
+            )
+            % {"v": current.version}
         )
     if current and event.round_set.filter(number__gt=fixture.round.number).exists():
         _check_advancers_kept(fixture, scored, forfeited_seats)

@@ -9,6 +9,7 @@ away the event's secret schedule seed).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -16,7 +17,7 @@ from django.utils.translation import ngettext
 
 from gameplay import api as gameplay
 from league import scheduling
-from league.models import Entry, Player, Round
+from league.models import Bye, Entry, Fixture, Player, Round
 from league.scheduling.records import Advance, RoundOutcome, Standing, TableCall
 from league.services import advancing
 from league.services.entering import check_format
@@ -31,16 +32,24 @@ def criterion_label(name: str) -> str:
     }[name]
 
 
-def round_notes(round_: Round) -> dict[str, Any]:
+def round_notes(
+    round_: Round, fixtures: Iterable[Fixture] | None = None, byes: Iterable[Bye] | None = None
+) -> dict[str, Any]:
     """The page's "how this round works" data: `rules` (sentences), `seeding` (round 1:
     place, name, and "rating" or "draw"), `calls` (a knockout's reasons, one sentence per
     table, once every result is in), `going_on` (sentences on byes, best non-winners, the
-    next round) and `winner` (the final's). A constant number of queries."""
+    next round) and `winner` (the final's). A constant number of queries; none more for
+    `fixtures` and `byes` the page has loaded already (seats with players, `counting`), in a
+    league or Swiss round after the first."""
     event = round_.event
     fmt = check_format(event.format)
     table_size = gameplay.game(event.game).seats
-    tables = advancing.played_tables(round_)
-    byes = list(round_.byes.values_list("player_id", flat=True))
+    tables = advancing.played_tables(round_, fixtures)
+    byes = (
+        [bye.player_id for bye in byes]
+        if byes is not None
+        else list(round_.byes.values_list("player_id", flat=True))
+    )
     people = [s.player_id for _f, seats, _r in tables for s in seats if not s.player.is_builtin_bot]
     notes: dict[str, Any] = {
         "rules": [
@@ -61,7 +70,7 @@ def round_notes(round_: Round) -> dict[str, Any]:
         notes["seeding"] = _seeding(round_, fmt, people + byes)
     if round_.status != Round.Status.PUBLISHED or not fmt.picks_players:
         return notes
-    outcome = advancing.round_outcome(round_, tables=tables)
+    outcome = advancing.round_outcome(round_, tables=tables, byes=byes)
     if outcome is None:
         notes["going_on"] = [_("Who goes on is decided when every table has its result.")]
         return notes

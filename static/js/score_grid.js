@@ -12,7 +12,7 @@
   form.classList.add("js");
 
   const minus = (s) => s.replace("-", "\u2212");
-  const signed = (v, key) => (key === "scores" || v === 0 ? String(v) : minus((v > 0 ? "+" : "") + v));
+  const signed = (v, key) => minus(v > 0 && key !== "scores" ? `+${v}` : String(v));
 
   function value(deal, name) {
     const field = fields[name];

@@ -65,6 +65,11 @@ PUBLIC = {
     "signup": "a player signs up (test_registration)",
     "signup_leave": "a player withdraws themselves (test_registration)",
     "signup_check_in": "a player checks themselves in (test_registration)",
+    # A table's players and the event's organizers both use these; the service decides per
+    # action who may (tests/results/).
+    "result_check": "a score grid's live check, for the table's players and its organizers",
+    "table_submit": "a table's players submit their result",
+    "submission_action": "players confirm or reject a submitted grid, organizers approve it",
 }
 
 # Every organizer page: the requests an organizer may make (GET and POST where the page has

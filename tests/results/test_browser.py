@@ -133,7 +133,7 @@ def test_an_organizer_types_a_schieberamsch_grid_and_sees_the_standings(server, 
     standings = page.inner_text("main")
     for name in made["seats"]:
         assert name in standings
-    assert "36" in standings  # seat 2's total payout: -38 in pairs... +4 +18 +14
+    assert "36" in standings  # seat 2 won the Grand Hand: +4 +18 +14
     shot(page, "standings-after-grid-desktop")
 
     # The correction opens filled in.
@@ -152,6 +152,10 @@ def test_an_organizer_types_a_schieberamsch_grid_and_sees_the_standings(server, 
     phone.wait_for_selector("#score-grid")
     assert fits(phone)
     shot(phone, "result-grid-phone")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for deal in (0, 1):
+        block = phone.locator(f".grid-deal[data-deal='{deal}']")
+        block.screenshot(path=str(SHOTS / f"result-grid-phone-deal-{deal + 1}.png"))
 
 
 def test_players_at_the_table_submit_grids_that_the_organizer_compares(server, browser):

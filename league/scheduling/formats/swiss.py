@@ -1,6 +1,7 @@
-"""Swiss: neighbours in the standings share a table, avoiding rematches.
+"""Swiss: by the standings first, seat balance second, avoiding rematches.
 
 Each round waits for the previous round's results (they make the standings it is cut from).
+Round 1 is cut from the seeding (rating, then the event's draw: `league.scheduling.seeding`).
 The tables come from `league.scheduling.swiss`. A preview cannot know the results, so it
 simulates them: each player gets a hidden strength drawn from the seed, each table finishes in
 order of strength plus seeded noise, and the standings that follow seed the next round. Same
