@@ -223,7 +223,7 @@ class ScoreGrid:
         totals = self.totals()
         if not totals or not totals["complete"]:
             return ""
-        return _("Winner: %(names)s") % {"names": ", ".join(totals["winners"])}
+        return _("Won by: %(names)s") % {"names": ", ".join(totals["winners"])}
 
     def _options(self, field: Mapping[str, Any], value: Any) -> list[tuple[str, str, bool]]:
         if field["kind"] == "choice":

@@ -216,6 +216,8 @@ def result_check(request: HttpRequest, slug: str, fixture_id: int) -> JsonRespon
     event = _event(request, slug)
     fixture, seats = _fixture(event, fixture_id)
     if not can_manage(request.user, event):
+        if fixture.round.status != Round.Status.PUBLISHED:
+            raise Http404("this round is not published yet")
         table_results.seat_of(seats, request.user)  # PermissionDenied for anyone else
         if not table_results.takes_table_results(event, fixture, seats):
             raise PermissionDenied(_("the organizer enters the results of this table"))

@@ -72,7 +72,7 @@
       cell.textContent = totals ? signed(totals[cell.dataset.total][Number(cell.dataset.seat)], cell.dataset.total) : "";
     });
     const winners = document.getElementById("grid-winners");
-    if (winners) winners.textContent = answer.totals && answer.totals.complete ? `${winners.dataset.label || "Winner"}: ${answer.totals.winners.join(", ")}` : "";
+    if (winners) winners.textContent = answer.totals && answer.totals.complete ? `${winners.dataset.label}: ${answer.totals.winners.join(", ")}` : "";
     form.querySelectorAll("[data-error-for]").forEach((node) => (node.textContent = ""));
     form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
     const shown = [];

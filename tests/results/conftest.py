@@ -45,9 +45,16 @@ def dan(db):
     return user("dan")
 
 
-def over_the_table(alice, game: str = "three_five_eight", *, deals: int = 2, accounts: int = 4,
-                   table_results: bool = True, variant: dict | None = None,
-                   prefix: str = "") -> Table:  # fmt: skip
+def over_the_table(
+    alice,
+    game: str = "three_five_eight",
+    *,
+    deals: int = 2,
+    accounts: int = 4,
+    table_results: bool = True,
+    variant: dict | None = None,
+    prefix: str = "",
+) -> Table:
     """One published round, one table played over the table by ann, ben, cat (and dil in a
     four-player game), the first `accounts` of them with an account; `prefix` keeps the names
     of a second table apart."""

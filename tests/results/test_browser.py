@@ -98,10 +98,8 @@ def test_an_organizer_types_a_schieberamsch_grid_and_sees_the_standings(server, 
     page.select_option("select[name='d1.declarer']", "2")
     page.fill("input[name='d1.matadors']", "2")
     page.fill("input[name='d1.declarer_points']", "77")
-    page.wait_for_function(
-        '() => document.querySelector(\'.grid-deal[data-deal="1"] [data-out=scores][data-seat="2"]\')'
-        ".textContent === '\u22129'"
-    )
+    score = '.grid-deal[data-deal="1"] [data-out=scores][data-seat="2"]'
+    page.wait_for_function(f"() => document.querySelector('{score}').textContent === '\u22129'")
     assert cells(page, 1, "running_payouts") == ["\u22125", "\u221217", "+22"]
 
     # A wrong field: 119 card points no seat can take, shown beside that input.

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from gameplay import api as gameplay
@@ -83,8 +84,9 @@ def test_a_json_sheet_refused_on_the_page_counts_its_deals_from_one(client, alic
     api = APIClient()
     api.force_authenticate(alice)
     url = f"/api/events/{table.event.slug}/fixtures/{table.fixture.pk}/result/"
-    answer = api.post(url, {"sheet": {"deals": [{"scores": [10, 2, 4]}, {"scores": [-1, 13, 4]}]}},
-                      format="json")  # fmt: skip
+    answer = api.post(
+        url, {"sheet": {"deals": [{"scores": [10, 2, 4]}, {"scores": [-1, 13, 4]}]}}, format="json"
+    )
     assert answer.status_code == 400
     assert answer.json()["detail"] == (
         "score sheet: deal 1: tricks taken are from 0 to 16 (seat 0 has -1)"
@@ -112,8 +114,9 @@ def test_an_identical_correction_is_refused_and_makes_no_version(client, alice, 
     assert "this correction is the result that counts already (version 1)" in same.content.decode()
     assert table.fixture.results.count() == 1
     changed = [{"tricks": HAND_1}, {"tricks": [6, 5, 5]}]
-    fixed = client.post(result_url(table), grid_post(changed, version=1,
-                                                      **{"result-reason": "typo"}))  # fmt: skip
+    fixed = client.post(
+        result_url(table), grid_post(changed, version=1, **{"result-reason": "typo"})
+    )
     assert fixed.status_code == 302
     assert table.fixture.results.get(current=True).version == 2
 
@@ -137,8 +140,9 @@ def test_forfeits_and_a_reason_go_with_the_grid(client, alice, table):
     assert client.post(result_url(table), short).status_code == 302
     result = table.fixture.results.get(current=True)
     assert result.forfeited_seats == [2] and not result.scored["complete"]
-    unfinished = client.post(result_url(table), grid_post([{"tricks": HAND_1}], version=1,
-                                                         **{"result-reason": "x"}))  # fmt: skip
+    unfinished = client.post(
+        result_url(table), grid_post([{"tricks": HAND_1}], version=1, **{"result-reason": "x"})
+    )
     assert "only a forfeit can end it early" in unfinished.content.decode()
 
 
@@ -156,9 +160,12 @@ def test_the_live_check_answers_totals_and_problems_and_writes_nothing(client, a
     answer = client.post(url, grid_post([{"tricks": HAND_1}, {"tricks": [-1, 13, 4]}])).json()
     assert [d["running_payouts"] for d in answer["deals"]] == [[2, -3, 1]]
     assert answer["problems"] == [
-        {"key": "d1.tricks.0", "reason": "from 0 to 16",
-         "text": f"Deal 2 · Tricks taken · {seat_name(table, 0)}: from 0 to 16"}
-    ]  # fmt: skip
+        {
+            "key": "d1.tricks.0",
+            "reason": "from 0 to 16",
+            "text": f"Deal 2 · Tricks taken · {seat_name(table, 0)}: from 0 to 16",
+        }
+    ]
     assert answer["ready"] is False
     good = client.post(url, grid_post([{"tricks": HAND_1}, {"tricks": HAND_2}])).json()
     assert good["ready"] is True and good["totals"]["payouts"] == [4, -5, 1]
@@ -184,7 +191,42 @@ def test_the_result_page_uses_a_fixed_number_of_queries(
     large = over_the_table(alice, "schieberamsch", deals=12, prefix="x-")
     client.force_login(alice)
     for table in (small, large):
-        record_result(table.fixture, by=alice, sheet={"deals": [{"scores": [10, 2, 4]}]}
-                      if table is small else {"deals": [{"scores": [0, 4, 0]}] * 12})  # fmt: skip
+        record_result(
+            table.fixture,
+            by=alice,
+            sheet={"deals": [{"scores": [10, 2, 4]}]}
+            if table is small
+            else {"deals": [{"scores": [0, 4, 0]}] * 12},
+        )
         with django_assert_max_num_queries(9):
             assert client.get(result_url(table)).status_code == 200
+
+
+def test_the_api_schema_documents_each_games_score_sheet():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    post = schema["paths"]["/api/events/{slug}/fixtures/{fixture_id}/result/"]["post"]
+    examples = post["requestBody"]["content"]["application/json"]["examples"]
+    sheets = {e["summary"]: e["value"]["sheet"] for e in examples.values()}
+    for game in gameplay.games():
+        sheet = sheets[f"{game.display_name} score sheet"]
+        n = game.seats
+        assert gameplay.score_sheet(game.name, {}, sheet, n_seats=n)["deals"]  # a valid example
+    described = schema["components"]["schemas"]["ResultPost"]["properties"]["sheet"]["description"]
+    assert "**Schieberamsch** (`schieberamsch`)" in described and "penalt" in described
+
+
+def test_the_event_setting_is_in_the_api(alice):
+    api = APIClient()
+    api.force_authenticate(alice)
+    answer = api.post(
+        "/api/events/",
+        {
+            "name": "Club night",
+            "game": "schieberamsch",
+            "play_online": False,
+            "table_results": True,
+        },
+        format="json",
+    )
+    assert answer.status_code == 201, answer.json()
+    assert api.get(answer.json()["url"]).json()["table_results"] is True

@@ -152,13 +152,26 @@ def test_woburn_bidding_asks_the_first_hand_played_for_its_auction():
 
 
 def ramsch(points, pushes=0, jungfrau=None, durchmarsch=None, **more):
-    return {"grand": False, "points": points, "pushes": pushes, "jungfrau": jungfrau,
-            "durchmarsch": durchmarsch, **more}  # fmt: skip
+    return {
+        "grand": False,
+        "points": points,
+        "pushes": pushes,
+        "jungfrau": jungfrau,
+        "durchmarsch": durchmarsch,
+        **more,
+    }
 
 
 def grand(declarer, matadors, points, schwarz=False, kontra=False, re=False):
-    return {"grand": True, "declarer": declarer, "matadors": matadors,
-            "declarer_points": points, "schwarz": schwarz, "kontra": kontra, "re": re}  # fmt: skip
+    return {
+        "grand": True,
+        "declarer": declarer,
+        "matadors": matadors,
+        "declarer_points": points,
+        "schwarz": schwarz,
+        "kontra": kontra,
+        "re": re,
+    }
 
 
 @pytest.mark.parametrize(
@@ -241,8 +254,16 @@ def test_a_schieberamsch_json_sheet_takes_what_the_rules_give():
 
 
 def contract(name, declarer, **more):
-    row = {"thrown_in": False, "contract": name, "declarer": declarer, "partner": None,
-           "giver": None, "outcome": "won", "slam": False, "points": None}  # fmt: skip
+    row = {
+        "thrown_in": False,
+        "contract": name,
+        "declarer": declarer,
+        "partner": None,
+        "giver": None,
+        "outcome": "won",
+        "slam": False,
+        "points": None,
+    }
     return {**row, **more}
 
 
@@ -263,7 +284,7 @@ def contract(name, declarer, **more):
                 "slam": False,
                 "giver": 1,
                 "points": 5,
-            },  # fmt: skip
+            },
             [-22, 6, 8, 8],
         ),
         (
@@ -279,7 +300,7 @@ def contract(name, declarer, **more):
                 "won": True,
                 "slam": False,
                 "called_in_monte": True,
-            },  # fmt: skip
+            },
             [12, -4, -4, -4],
         ),
     ],
@@ -324,8 +345,15 @@ def test_a_form_is_read_by_its_input_names_and_what_is_no_number_is_a_problem():
 
 
 def test_fields_a_row_does_not_ask_are_blank_whatever_was_typed():
-    typed = {"d0.grand": "", "d0.points.0": "38", "d0.points.1": "45", "d0.points.2": "37",
-             "d0.pushes": "0", "d0.matadors": "nonsense", "d0.declarer_points": "77"}  # fmt: skip
+    typed = {
+        "d0.grand": "",
+        "d0.points.0": "38",
+        "d0.points.1": "45",
+        "d0.points.2": "37",
+        "d0.pushes": "0",
+        "d0.matadors": "nonsense",
+        "d0.declarer_points": "77",
+    }
     rows, found = read_form("schieberamsch", {}, 1, form(typed))
     assert found == []
     assert rows[0]["matadors"] is None and rows[0]["declarer_points"] is None

@@ -119,7 +119,7 @@ def test_a_different_grid_shows_both_versions_side_by_side_and_one_is_picked(cli
 
 
 def test_a_player_replaces_or_withdraws_their_own_grid(table):
-    ann, ben, cat = table.users
+    ann, ben, _cat = table.users
     first = service.submit_grid(table.fixture, by=ann, grid=GRID)
     with pytest.raises(LeagueError, match="submitted already"):
         service.submit_grid(table.fixture, by=ann, grid=GRID)
@@ -229,9 +229,20 @@ def test_the_submit_page_uses_a_fixed_number_of_queries(
 ):
     small = over_the_table(alice, deals=1)
     large = over_the_table(alice, "schieberamsch", deals=12, prefix="x-")
-    service.submit_grid(large.fixture, by=large.users[0], grid=[
-        {"grand": False, "points": [38, 45, 37], "pushes": 0, "jungfrau": None,
-         "durchmarsch": None}] * 12)  # fmt: skip
+    service.submit_grid(
+        large.fixture,
+        by=large.users[0],
+        grid=[
+            {
+                "grand": False,
+                "points": [38, 45, 37],
+                "pushes": 0,
+                "jungfrau": None,
+                "durchmarsch": None,
+            }
+        ]
+        * 12,
+    )
     for table in (small, large):
         client.force_login(table.users[1])
         with django_assert_max_num_queries(12):
