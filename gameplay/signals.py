@@ -2,8 +2,9 @@
 
 `match_finished` is sent after the database commit when a table's match ends: sender=None,
 table_ref=str, result=score_record-shaped dict, seats=[{"seat": n, "user_id": int|None,
-"bot": str|None, "bot_level": str|None}], rated=bool, finished_at=datetime, forfeited_seats=[n, ...]. Receivers run
-with `send_robust`: one that fails is logged and the others still hear of it.
+"bot": str|None, "bot_level": str|None}], rated=bool, finished_at=datetime,
+forfeited_seats=[n, ...]. Receivers run with `send_robust`: one that fails is logged and the
+others still hear of it.
 """
 
 from __future__ import annotations
