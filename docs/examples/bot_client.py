@@ -2,9 +2,8 @@
 
     python bot_client.py http://127.0.0.1:8000 USERNAME PASSWORD [GAME]
 
-HTTP is lobby-api.md (a token, then POST /api/tables/); play is table-protocol.md. It plays the
-first legal action; put your own strategy in `choose`. Needs only `websockets` (pip install).
-"""
+HTTP is lobby-api.md, play is table-protocol.md; it plays the first legal action (put your own
+strategy in `choose`). Needs only `websockets` (pip install)."""
 
 import asyncio
 import json
@@ -15,9 +14,8 @@ import websockets
 
 
 def post(url: str, body: dict, token: str = "") -> dict:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Token {token}"
+    auth = {"Authorization": f"Token {token}"} if token else {}
+    headers = {"Content-Type": "application/json", **auth}
     request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
     with urllib.request.urlopen(request) as response:
         return json.load(response)
@@ -30,8 +28,7 @@ def choose(legal: list) -> dict:
         action["cards"] = action.pop("from")[: action.pop("choose")]
     if isinstance(action.get("discard"), dict):  # Mediatore's exchange
         discard = action["discard"]["from"][: action["discard"]["choose"]]
-        give = action.get("give")
-        action["discard"] = discard
+        action["discard"], give = discard, action.get("give")
         action["give"] = give and next(c for c in give["from"] if c not in discard)
     return action
 
@@ -42,8 +39,12 @@ async def play(base: str, username: str, password: str, game: str) -> dict:
     table = post(f"{base}/api/tables/", {"game": game, "bots": seats - 1, "rated": False}, token)
     url = f"{base.replace('http', 'ws', 1)}/ws/tables/{table['table']}/?token={table['token']}"
     async with websockets.connect(url) as socket:
-        async for message in socket:
-            state = json.loads(message)
+        while True:
+            try:
+                state = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            except TimeoutError:  # nothing heard for a while: ask for the state again
+                await socket.send(json.dumps({"type": "sync"}))
+                continue
             if state["type"] != "state":
                 continue  # an error ("stale" …) is followed by a fresh state
             if state["status"] == "finished":

@@ -59,7 +59,7 @@ def test_play_now_then_my_games_then_the_replay(server, newcomer, game):  # noqa
     page.wait_for_selector("#table-app")
     table = re.search(r"/tables/([0-9a-f]+)/", page.url).group(1)
     assert "token" not in page.url  # the session is who we are
-    assert state(page)["seat"] == 0
+    assert wait_ready(page)["seat"] == 0
 
     play_first_deal(page)
     assert state(page)["view"]["results"], "a deal was played by clicking"
