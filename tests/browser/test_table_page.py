@@ -11,6 +11,7 @@ import json
 import pytest
 
 from tests.browser.play import (
+    MOVED,
     check_final_against_record,
     click_and_wait,
     enabled_hand_cards,
@@ -62,10 +63,6 @@ def test_a_person_plays_a_whole_saichugen_game_against_two_bots(
         s = wait_ready(desktop)
         if s["status"] == "finished":
             break
-        if commits == 4:
-            # Lose the race on purpose: the page believes the table is one seq behind, so the
-            # server answers `stale`; the client re-sends the same click by itself.
-            desktop.evaluate("() => { window.medianaTable.state().seq -= 1; }")
         if commits == 6:
             # The connection drops: a clear message, then it reconnects and resyncs by itself.
             desktop.evaluate("() => window.medianaTable.drop()")
@@ -75,7 +72,20 @@ def test_a_person_plays_a_whole_saichugen_game_against_two_bots(
             s = wait_ready(desktop)
         card = desktop.locator("#hand button.card-btn.legal").nth(commits % 3)
         picked = card.get_attribute("data-card")
-        click_and_wait(desktop, card)
+        if commits == 4:
+            # Lose the race on purpose: the page believes the table is one seq behind, so the
+            # server answers `stale`; the client re-sends the same click by itself. Set and
+            # clicked in one script, so no state arriving in between can undo it.
+            desktop.evaluate(
+                """(card) => {
+                  window.medianaTable.state().seq -= 1;
+                  document.querySelector(`#hand button.card-btn[data-card='${card}']`).click();
+                }""",
+                picked,
+            )
+            desktop.wait_for_function(MOVED, arg=s["seq"])
+        else:
+            click_and_wait(desktop, card)
         commits += 1
         after = state(desktop)
         if after["status"] == "playing":
