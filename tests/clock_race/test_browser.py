@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, server  # noqa: F401
+from tests.browser.conftest import DESKTOP, browser, server  # noqa: F401
 from tests.browser.play import READY, legal_cards, shot, state, take_turn, watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -49,30 +49,17 @@ RANKS = "23456789TJQKA"
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    """One Chromium for the module (the pages' contexts are separate windows: two tabs of one
-    person, neither in the background, so neither page's timers are throttled)."""
-    if not CHROMIUM.exists():
-        import os
-
-        if os.environ.get("CI"):
-            pytest.fail("CI must provide /usr/bin/chromium for the browser tests")
-        pytest.skip("no /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
+def chromium(browser):  # noqa: F811
+    """The suite's one Chromium for the module; each Tab is its own window (context), so
+    neither page's timers are throttled as a background tab's would be."""
+    return browser
 
 
 class Tab:
     """One page at the table, with every `act` it sent."""
 
-    def __init__(self, browser, url: str) -> None:
-        self.context = browser.new_context(viewport=DESKTOP)
+    def __init__(self, chromium, url: str) -> None:
+        self.context = chromium.new_context(viewport=DESKTOP)
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
         self.sent: list[dict[str, Any]] = []
