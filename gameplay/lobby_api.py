@@ -14,8 +14,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import parsers, serializers, status
-from rest_framework.exceptions import ParseError
+from rest_framework import serializers, status
 from rest_framework.pagination import BasePagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
@@ -23,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView, exception_handler
 
+from config.rest import JSONParser
 from gameplay.models import Table
 from gameplay.services import lobby
 
@@ -46,16 +46,6 @@ def lobby_exception_handler(exc: Exception, context: dict[str, Any]) -> Response
     if isinstance(exc, lobby.LobbyError):
         return Response({"detail": exc.detail}, status=exc.status)
     return exception_handler(exc, context)
-
-
-class JSONParser(parsers.JSONParser):
-    """DRF's parser, with JSON nested too deeply for Python a 400 rather than a 500."""
-
-    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError("JSON parse error - nested too deeply") from None
 
 
 class ReadOrAuthenticated(BasePermission):

@@ -21,11 +21,12 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import generics, parsers, status
-from rest_framework.exceptions import NotFound, ParseError, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
+from config.rest import JSONParser
 from gameplay import api as gameplay
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
@@ -52,16 +53,6 @@ def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Respons
     if isinstance(exc, PermissionDenied) and str(exc):
         return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
     return exception_handler(exc, context)
-
-
-class JSONParser(parsers.JSONParser):
-    """DRF's parser, with JSON nested too deeply for Python a 400 rather than a 500."""
-
-    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError("JSON parse error - nested too deeply") from None
 
 
 class LeagueAPIMixin:
