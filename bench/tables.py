@@ -12,6 +12,16 @@ errors, and server CPU per move (utime+stime of the server processes over the ru
 bench client's own CPU, how busy the machine was and when the last socket got its first state.
 `--placement table` puts all seats of a table on one server; `--connect` benches servers that are
 already running (e.g. under a profiler). Figures: docs/performance.md ("Tables").
+
+`--baseline` also runs the floor (`bench/floor_server.py`: one frame in, one PostgreSQL append,
+one Redis publish read back, the frames out, with states recorded from the real engine before
+the run) right after each Mediana run, on the same machine, with the same clients and the same
+games (the same seeds), and reports Mediana's server CPU per move as a multiple of the floor's.
+`--tables 100,200,300` sweeps (fresh tables at each count: a 3-5-8 match of the bench's clients
+ends after ~50 moves) and reports the highest rate each server keeps at p99 < 100 ms.
+`--repeat R` runs each count R times (alternating which server goes first); `--watchers K` adds
+K spectator sockets per table. With several runs every run's figures are printed as one JSON line
+each, then a summary line (JSON) and a table on stderr.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import json
 import math
 import os
 import random
+import signal
 import statistics
 import sys
 import time
@@ -73,6 +84,7 @@ class LoopLag:
 
 class Stats:
     def __init__(self) -> None:
+        self.watched = 0  # states the spectator sockets received while measuring
         self.sent: dict[tuple[str, int], float] = {}  # (table, seq acted on) -> send time
         self.received: dict[tuple[str, int], list[float]] = {}
         self.latencies: list[float] = []
@@ -93,7 +105,8 @@ async def seat_client(
 
     last = -1
     first = True
-    async with websockets.connect(url, max_size=2**22) as ws:
+    # A generous handshake timeout: 1,000+ sockets connect at once at the start.
+    async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
@@ -136,6 +149,36 @@ async def seat_client(
             stats.sent[(table, seq)] = time.monotonic()
             action = {"type": "act", "seq": seq, "action": expand(msg["legal"][0])}
             await ws.send(json.dumps(action))
+
+
+async def watcher_client(url: str, stats: Stats, stop: asyncio.Event) -> None:
+    """A spectator socket: it only receives, and counts its states and seq gaps."""
+    import websockets
+
+    last = -1
+    first = True
+    # A generous handshake timeout: 1,000+ sockets connect at once at the start.
+    async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                continue
+            if first:
+                first = False
+                stats.connected += 1
+                if stats.connected == stats.sockets:
+                    stats.all_connected_at = time.monotonic()
+            seq = msg["seq"]
+            if last >= 0 and seq > last + 1:
+                stats.gaps += seq - last - 1
+            last = max(last, seq)
+            if stats.measuring:
+                stats.watched += 1
 
 
 def next_slot(slot: float, pace: float, now: float) -> float:
@@ -183,7 +226,11 @@ def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, A
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument(
+        "--tables",
+        default="100",
+        help="tables (one move per 1/rate s each); a comma list sweeps, e.g. 100,200,300",
+    )
     parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
@@ -201,32 +248,241 @@ def main() -> None:
         help="tables that do not allow spectators (no spectator state is built or published)",
     )
     parser.add_argument(
+        "--watchers", type=int, default=0, help="spectator sockets per table (default none)"
+    )
+    parser.add_argument(
         "--connect",
         default="",
         help="comma-separated ports of servers already running (e.g. under a profiler) "
         "instead of starting --servers uvicorn processes",
     )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also run the floor server (bench/floor_server.py) after each run, same clients",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per table count (alternating the order)"
+    )
+    parser.add_argument(
+        "--floor-no-deflate",
+        action="store_true",
+        help="the floor without permessage-deflate (Mediana's uvicorn keeps it)",
+    )
+    parser.add_argument(
+        "--floor-transport",
+        choices=["uvicorn", "websockets"],
+        default="uvicorn",
+        help="the floor on uvicorn with a raw ASGI app (default, as Mediana is served) or on "
+        "websockets' own asyncio server",
+    )
+    parser.add_argument(
+        "--profile",
+        default="",
+        help="a directory: run the servers under bench/profile_server.py and write the profile "
+        "of the measured window there (<server>-<port>.pstats, with the run's figures as .json)",
+    )
+    parser.add_argument("--profile-mode", choices=["cprofile", "timers"], default="cprofile")
     args = parser.parse_args()
+    counts = [int(n) for n in str(args.tables).split(",") if n.strip()]
+    if not counts or min(counts) < 1 or args.repeat < 1 or args.watchers < 0:
+        sys.exit("--tables needs one or more positive counts, --repeat >= 1, --watchers >= 0")
+    if args.watchers and args.no_spectators:
+        sys.exit("--watchers needs tables that allow spectators (drop --no-spectators)")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
     ):
         sys.exit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
     os.environ.setdefault("SECRET_KEY", "bench-secret-key")
-    tables = setup_tables(args.tables, args.game, spectators=not args.no_spectators)
-    from tests.procs import service_env, uvicorn_server
+    from tempfile import TemporaryDirectory
 
-    env = service_env()
+    spectators = not args.no_spectators
+    runs: list[dict[str, Any]] = []
+    with TemporaryDirectory(prefix="mediana-floor-") as tmp:
+        floor_tables: list[dict[str, Any]] = []
+        lines_file = Path(tmp) / "lines.pickle"
+        if args.baseline:
+            floor_tables = setup_floor(max(counts), args, lines_file, spectators)
+        for n in counts:
+            for r in range(args.repeat):
+                # Fresh tables for Mediana at every count: the bench clients' 3-5-8 matches end
+                # after ~50 moves. The floor's replay its recorded line in a cycle.
+                tables = setup_tables(n, args.game, spectators=spectators)
+                order = ["mediana", "floor"] if args.baseline else ["mediana"]
+                if r % 2:
+                    order.reverse()
+                for server in order:
+                    if server == "mediana":
+                        result = bench_mediana(args, tables)
+                    else:
+                        result = bench_floor(args, floor_tables[:n], lines_file)
+                    runs.append(result)
+                    print(json.dumps(result), flush=True)
+    if len(runs) > 1:
+        summary = summarize(runs)
+        print_table(summary, sys.stderr)
+        print(json.dumps(summary), flush=True)
+
+
+def setup_floor(n: int, args: Any, lines_file: Path, spectators: bool) -> list[dict[str, Any]]:
+    """The floor's own tables (the same games as Mediana's: the same seeds), played once with
+    the real engine to record every state the floor will send (outside any timed path)."""
+    from bench.floor_server import record_lines, write_lines
+
+    tables = setup_tables(n, args.game, spectators=spectators)
+    # Enough positions that the cycle is rarely closed (a 3-5-8 match of these clients ends
+    # after ~50 moves: its line is the whole match).
+    moves = max(60, math.ceil((args.warmup + args.duration) * args.rate * 1.2))
+    write_lines(lines_file, record_lines([t["id"] for t in tables], moves, expand))
+    return tables
+
+
+def bench_mediana(args: Any, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run against Mediana's own server(s): started here, or `--connect`'s."""
     from contextlib import ExitStack
 
+    from tests.procs import free_port, running, service_env, uvicorn_server
+
+    env = service_env()
+    if args.watchers:  # one address (127.0.0.1) holds every spectator socket of the bench
+        env["GAMEPLAY_SPECTATORS_PER_ADDRESS"] = str(len(tables) * args.watchers + 10)
     with ExitStack() as stack:
         if args.connect:
             ports = [int(p) for p in args.connect.split(",")]
-            args.servers = len(ports)
+        elif args.profile:
+            ports = []
+            for _ in range(args.servers):
+                port = free_port()
+                command = profiled(args, "mediana", port, [str(port)])
+                stack.enter_context(running(command, env, port))
+                ports.append(port)
         else:
             ports = [stack.enter_context(uvicorn_server(env)) for _ in range(args.servers)]
         pids = [server_pid(port) for port in ports]
-        result = asyncio.run(run(args, tables, ports, pids))
-    print(json.dumps(result))
+        result = asyncio.run(run(args, tables, ports, pids, "mediana"))
+    return {"server": "mediana", **result}
+
+
+def profiled(args: Any, server: str, port: int, rest: list[str]) -> list[str]:
+    """The command running `server` under bench/profile_server.py (`--profile`)."""
+    out = Path(args.profile) / f"{server}-{port}.pstats"
+    if args.profile_mode == "timers":
+        out = out.with_suffix(".timers.json")
+    return [
+        sys.executable,
+        str(ROOT / "bench" / "profile_server.py"),
+        *["--out", str(out), "--mode", args.profile_mode, server, "--", *rest],
+    ]
+
+
+def bench_floor(args: Any, tables: list[dict[str, Any]], lines_file: Path) -> dict[str, Any]:
+    """One run against the floor server(s), as many processes as Mediana's, same clients."""
+    from contextlib import ExitStack
+
+    from tests.procs import free_port, running, service_env
+
+    env = service_env()
+    n_servers = len(args.connect.split(",")) if args.connect else args.servers
+    with ExitStack() as stack:
+        ports = []
+        for _ in range(n_servers):
+            port = free_port()
+            floor_args = [
+                *["--port", str(port), "--lines", str(lines_file)],
+                *["--database-url", env["DATABASE_URL"], "--redis-url", env["REDIS_URL"]],
+            ]
+            floor_args += ["--transport", args.floor_transport]
+            if args.floor_no_deflate:
+                floor_args.append("--no-deflate")
+            if args.profile:
+                command = profiled(args, "floor", port, floor_args)
+            else:
+                command = [sys.executable, str(ROOT / "bench" / "floor_server.py"), *floor_args]
+            stack.enter_context(running(command, env, port))
+            ports.append(port)
+        pids = [server_pid(port) for port in ports]
+        result = asyncio.run(run(args, tables, ports, pids, "floor"))
+    result["servers"] = n_servers
+    result["floor_transport"] = args.floor_transport
+    return {"server": "floor", **result}
+
+
+def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per table count, each server's median figures and Mediana's CPU per move as a multiple
+    of the floor's; per server, the highest rate it kept at p99 < 100 ms."""
+    by_count: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for r in runs:
+        by_count.setdefault(r["tables"], {}).setdefault(r["server"], []).append(r)
+    keys = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move", "machine_busy_percent")
+    points = []
+    for n in sorted(by_count):
+        point: dict[str, Any] = {"tables": n}
+        for server, rs in by_count[n].items():
+            point[server] = {
+                k: statistics.median(x[k] if x[k] is not None else math.inf for x in rs)
+                for k in keys
+            }
+            point[server]["runs"] = len(rs)
+            point[server]["kept_up"] = all(keeps_up(x) for x in rs)
+        if "mediana" in point and "floor" in point and point["floor"]["server_cpu_ms_per_move"]:
+            point["cpu_per_move_vs_floor"] = round(
+                point["mediana"]["server_cpu_ms_per_move"]
+                / point["floor"]["server_cpu_ms_per_move"],
+                2,
+            )
+        points.append(point)
+    highest: dict[str, Any] = {}
+    for server in sorted({r["server"] for r in runs}):
+        ok = [p for p in points if server in p and p[server]["kept_up"]]
+        tried = [p["tables"] for p in points if server in p]
+        best = max(ok, key=lambda p: p["tables"], default=None)
+        highest[server] = {
+            "moves_per_s": None if best is None else best[server]["moves_per_s"],
+            "tables": None if best is None else best["tables"],
+            # The sweep's largest count kept too: the real limit is higher than measured.
+            "at_least": best is not None and best["tables"] == max(tried),
+        }
+    return {
+        "summary": points,
+        "highest_rate_p99_under_100ms": highest,
+        "load_average_at_start": runs[0]["load_average_at_start"],
+    }
+
+
+def keeps_up(result: dict[str, Any]) -> bool:
+    """A run that kept its rate (98 % of the moves asked for) at p99 < 100 ms, losing nothing."""
+    return (
+        result["p99_ms"] is not None
+        and result["p99_ms"] < 100
+        and result["moves_per_s"] >= 0.98 * result["target_moves_per_s"]
+        and result["seq_gaps"] == 0
+        and not result.get("failed_sockets")
+    )
+
+
+def print_table(summary: dict[str, Any], out: Any) -> None:
+    """The summary as a Markdown table, for people."""
+    print(
+        "| tables | server | moves/s | p50 ms | p99 ms | server CPU ms/move | x floor |", file=out
+    )
+    print("|---|---|---|---|---|---|---|", file=out)
+    for p in summary["summary"]:
+        for server in ("mediana", "floor"):
+            if server not in p:
+                continue
+            f = p[server]
+            ratio = p.get("cpu_per_move_vs_floor") if server == "mediana" else 1.0
+            print(
+                f"| {p['tables']} | {server} | {f['moves_per_s']} | {f['p50_ms']} | "
+                f"{f['p99_ms']} | {f['server_cpu_ms_per_move']} | {ratio or '-'} |",
+                file=out,
+            )
+    for server, h in summary["highest_rate_p99_under_100ms"].items():
+        bound = " (the sweep's largest: at least)" if h["at_least"] else ""
+        print(
+            f"{server}: highest rate at p99 < 100 ms: {h['moves_per_s']} moves/s{bound}", file=out
+        )
+    print(f"load average at start: {summary['load_average_at_start']}", file=out)
 
 
 def server_pid(port: int) -> int:
@@ -239,9 +495,12 @@ def server_pid(port: int) -> int:
     return int(out.split("pid=")[1].split(",")[0])
 
 
-async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) -> dict:
+async def run(
+    args: Any, tables: list[dict], ports: list[int], pids: list[int], server: str = "mediana"
+) -> dict:
     stats = Stats()
-    stats.sockets = sum(len(t["tokens"]) for t in tables)
+    stats.sockets = sum(len(t["tokens"]) + args.watchers for t in tables)
+    load = os.getloadavg()
     stop = asyncio.Event()
     pace = 1.0 / args.rate
     clients = []
@@ -255,6 +514,11 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
             k += 1
             url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/?token={token}"
             clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop))
+        for w in range(args.watchers):
+            port = ports[(k + w if args.placement == "seat" else i) % len(ports)]
+            clients.append(
+                watcher_client(f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/", stats, stop)
+            )
     # The client is measured too: its own pauses would count as server latency. No cyclic
     # garbage collection while it runs (a full collection of its heap stalled it 50-250 ms, a
     # young one 10-50 ms), and a probe of its event loop's lag is reported with the figures.
@@ -272,24 +536,37 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
     t0 = time.monotonic()
     stats.measuring = True
     lag.reset()
+    profiling = bool(args.profile) and not (server == "mediana" and args.connect)
+    if profiling:  # bench/profile_server.py: drop what was profiled so far
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR1)
     await asyncio.sleep(args.duration)
     stats.measuring = False
+    if profiling:  # ... and write the measured window's profile
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR2)
     client_lag = lag.worst
     elapsed = time.monotonic() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     client_cpu = time.process_time() - client0
     busy1, total1 = machine_busy()
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    failed: dict[str, int] = {}
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, BaseException):  # a socket that failed: its table stood still
+            name = type(outcome).__name__
+            failed[name] = failed.get(name, 0) + 1
     lag_task.cancel()
     gc.enable()
     lat = sorted(stats.latencies)
-    return {
-        "tables": args.tables,
-        "servers": args.servers,
+    if profiling:
+        await asyncio.sleep(3)  # the servers write their profiles (with the run's figures)
+    result = {
+        "tables": len(tables),
+        "servers": len(ports),
         "placement": args.placement,
         "game": args.game,
-        "target_moves_per_s": args.tables * args.rate,
+        "target_moves_per_s": len(tables) * args.rate,
         "moves_per_s": round(stats.applied / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
@@ -305,11 +582,22 @@ async def run(args: Any, tables: list[dict], ports: list[int], pids: list[int]) 
         "client_loop_lag_max_ms": round(client_lag * 1000, 1),
         "machine_busy_percent": round((busy1 - busy0) / max(1, total1 - total0) * 100, 1),
         "sockets": stats.sockets,
+        # Sockets that failed (to connect, or later), by exception: must be none.
+        "failed_sockets": failed,
+        "spectator_states": stats.watched,
+        # What else the machine was doing: the 1, 5 and 15 minute load averages at the start.
+        "load_average_at_start": [round(x, 2) for x in load],
         # From starting the clients to the last socket's first state (must be < --warmup).
         "all_connected_s": None
         if stats.all_connected_at is None
         else round(stats.all_connected_at - started, 2),
     }
+    if profiling:
+        for port in ports:
+            Path(args.profile, f"{server}-{port}.json").write_text(
+                json.dumps({**result, "server": server, "moves": stats.applied})
+            )
+    return result
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from accounts import views as accounts_views
-from config import health, views
+from config import api_root, health, views
 from league.profile import views as profile_views
 
 urlpatterns = [
@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/claim/", profile_views.claim, name="claim"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("api/", api_root.ApiRoot.as_view(), name="api-root"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/token/", accounts_api.ObtainToken.as_view(), name="api-token"),

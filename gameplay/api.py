@@ -15,7 +15,9 @@ from typing import Any
 
 from gameplay.engines import registry
 from gameplay.engines.errors import EngineError, RecordError, VariantError
+from gameplay.forms import variant_field
 from gameplay.signals import match_finished
+from gameplay.variant_labels import flag_label, value_label
 
 __all__ = [
     "EngineError",
@@ -24,12 +26,17 @@ __all__ = [
     "VariantError",
     "anonymize_seats",
     "check_grid",
+    "describe_variant",
+    "display_name",
+    "flag_label",
     "game",
     "game_choices",
     "games",
     "grid_input_name",
     "grid_sheet",
+    "legend",
     "match_finished",
+    "max_deals",
     "random_record",
     "read_grid",
     "score_record",
@@ -40,6 +47,8 @@ __all__ = [
     "table_result",
     "unfinished_tables_of",
     "validate_variant",
+    "value_label",
+    "variant_field",
 ]
 
 
@@ -76,6 +85,31 @@ def game_choices() -> list[tuple[str, str]]:
     return [(s.name, s.display_name) for s in registry.games()]
 
 
+def display_name(game_name: str) -> str:
+    """The name a person reads for a game ("3-5-8" for `three_five_eight`): ids stay in URLs,
+    the API and CSVs. An unknown id (a game since removed) is shown as it is, not an error."""
+    try:
+        return registry.get_game(game_name).display_name
+    except KeyError:
+        return game_name
+
+
+def legend(game_name: str) -> dict[str, str]:
+    """What a deal's score and payout mean in this game, and who wins a match, translated: the
+    engine's `LEGEND` (`unit`, `score`, `payout`, `winner`), as the table's Match legend shows
+    it; `KeyError` for an unknown game."""
+    from gameplay.services.summaries import legend as engine_legend
+
+    return engine_legend(game_name)
+
+
+def max_deals() -> int:
+    """The most deals one table plays (the lobby's bound): an event's matches are held to it."""
+    from gameplay.services.lobby import MAX_DEALS
+
+    return MAX_DEALS
+
+
 def validate_variant(game_name: str, variant: Any) -> dict[str, Any]:
     """The full variant of a game (defaults filled in); raises `VariantError` with a reason."""
     try:
@@ -83,6 +117,32 @@ def validate_variant(game_name: str, variant: Any) -> dict[str, Any]:
     except KeyError:
         raise VariantError(f"unknown game {game_name!r}") from None
     return spec.validate_variant(variant)
+
+
+def describe_variant(
+    game_name: str, variant: Any, *, changed_only: bool = False
+) -> list[tuple[str, str]]:
+    """A game's variant as a person reads it: (label, value label) for each flag of the game's
+    schema, in its order, translated, defaults filled in ("Payout", "score differences"), never
+    a raw `payout=raw`. `changed_only`: only the flags set otherwise than their default (a
+    table's header says what differs from the usual game).
+
+    Lenient, as pages must be: an unknown game gives [], a flag the schema no longer has is left
+    out, and a value it does not list is shown as it is (`value_label`).
+    """
+    try:
+        schema = registry.get_game(game_name).variant_schema()
+    except KeyError:
+        return []
+    given = variant if isinstance(variant, dict) else {}
+    described = []
+    for flag in schema:
+        value = given.get(flag["name"], flag["default"])
+        default = flag["default"]
+        if changed_only and type(value) is type(default) and value == default:
+            continue
+        described.append((flag_label(flag), value_label(flag, value)))
+    return described
 
 
 def score_record(record: Any, *, n_deals: int | None = None) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 One form serves every game: each game's flags are fields named `<game>__<flag>` (grouped per
 game for the page, which shows only the chosen game's group), and only the chosen game's flags
-make the variant. Nothing here names a game.
+make the variant. Nothing here names a game. The variant fields are `gameplay.forms.
+variant_field`'s (the league's event form uses the same one); the bounds are the lobby service's.
 """
 
 from __future__ import annotations
@@ -15,37 +16,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 from gameplay import api
 from gameplay import bots as bot_registry
-
-MAX_DEALS = 60
-MAX_SECONDS_PER_MOVE = 600
-
-
-def variant_field(flag: dict[str, Any]) -> forms.Field:
-    """A form field for one flag of a game's `variant_schema()`."""
-    label = flag["name"].replace("_", " ").capitalize()
-    help_text = flag.get("help", "")
-    if flag["type"] == "bool":
-        return forms.BooleanField(
-            label=label, required=False, initial=flag["default"], help_text=help_text
-        )
-    if flag["type"] == "int":
-        return forms.IntegerField(
-            label=label,
-            min_value=flag["min"],
-            max_value=flag["max"],
-            initial=flag["default"],
-            help_text=help_text,
-        )
-    return forms.TypedChoiceField(
-        label=label,
-        # The schema's choices may be ints or strings: map the posted text back to the value.
-        choices=[(str(c), str(c)) for c in flag["choices"]],
-        coerce=lambda text, choices=tuple(flag["choices"]): next(
-            c for c in choices if str(c) == text
-        ),
-        initial=str(flag["default"]),
-        help_text=help_text,
-    )
+from gameplay.forms import variant_field
+from gameplay.services.lobby import MAX_DEALS, MAX_SECONDS_PER_MOVE
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,8 @@ def _row(table: Table, user: Any) -> dict[str, Any]:
         "table": table,
         "entry": entry,
         "game_name": _game_name(table.game),
+        # Where its rules differ from the usual game's, as a person reads them.
+        "changed_rules": api.describe_variant(table.game, entry["variant"], changed_only=True),
         "my_seat": mine,
         "invite_url": _join_url(table.id),
         "url": _table_url(table.id),
@@ -122,15 +124,6 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(request, "gameplay/lobby/play.html", context, status=status)
 
 
-def _rules(variant: dict[str, Any]) -> list[tuple[str, str]]:
-    """A table's variant flags as (name, value) for people: true/false as yes/no."""
-    text = {True: gettext("yes"), False: gettext("no")}
-    return [
-        (name.replace("_", " "), text[value] if isinstance(value, bool) else str(value))
-        for name, value in variant.items()
-    ]
-
-
 def _join_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     row = _row(table, request.user)
     # Who sits where is the invitation's point while the table waits; afterwards only those
@@ -140,7 +133,8 @@ def _join_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     )
     return {
         **row,
-        "rules": _rules(row["entry"]["variant"]),
+        # Every flag, label and value as a person reads them (`api.describe_variant`).
+        "rules": api.describe_variant(table.game, row["entry"]["variant"]),
         # Seats nobody holds (open or kept for a rematch's player): the socket's `players`
         # shows them as null, and the waiting page reloads when the count changes.
         "empty_seats": sum(1 for s in row["entry"]["seats"] if s["player"] is None),

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from gameplay import api
@@ -24,13 +23,16 @@ def rules_template(game: str) -> str:
 
 
 def _described(flag: dict[str, Any]) -> dict[str, Any]:
-    """A flag of the schema with what its heading shows: the lobby form's label, the default."""
-    default = flag["default"]
-    if isinstance(default, bool):
-        shown = gettext("on") if default else gettext("off")
-    else:
-        shown = str(default)
-    return {**flag, "label": flag["name"].replace("_", " ").capitalize(), "default_text": shown}
+    """A flag of the schema with what its heading shows: the lobby form's label and the
+    default's, and each choice's label (`options`, by the choice's text) for its explanation;
+    the same translated labels as the forms and the tables (`gameplay.variant_labels`)."""
+    options = {str(c): api.value_label(flag, c) for c in flag.get("choices", ())}
+    return {
+        **flag,
+        "label": api.flag_label(flag),
+        "default_text": api.value_label(flag, flag["default"]),
+        "options": options,
+    }
 
 
 @require_GET

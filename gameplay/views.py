@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from gameplay import lobby_views
+from gameplay import api, lobby_views
 from gameplay.engines import registry
 from gameplay.models import Table
 from gameplay.services import identity, matches, summaries
@@ -68,6 +68,8 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "table": obj,
         "game_name": spec.display_name,
         "goal": spec.goal,
+        # The header says where the table's rules differ from the usual game's.
+        "rules": api.describe_variant(obj.game, obj.variant, changed_only=True),
         "seats": seats,
         "viewer_seat": viewer.seat,
         "config": config,

@@ -1,42 +1,29 @@
-"""Forms of the organizer pages; the variant fields are generated from the engine's schema."""
+"""Forms of the organizer pages; the variant fields are generated from the engine's schema
+(`gameplay.api.variant_field`, the lobby's too)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.forms.utils import flatatt
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, gettext_lazy
 
 from gameplay import api as gameplay
 from league.models import Event, default_time_zone
 from league.services.event_times import time_zone_names
+from league.services.events import (
+    DEFAULT_TIEBREAKS,
+    LOCKED_ONCE_PLANNED,
+    MAX_ROUNDS,
+    max_deals_per_match,
+    size_problems,
+)
 from league.standings import tiebreak_choices
-
-
-def variant_field(flag: dict[str, Any]) -> forms.Field:
-    """A form field for one variant flag of the engine registry's schema."""
-    label = flag["name"].replace("_", " ")
-    help_text = flag.get("help", "")
-    if flag["type"] == "bool":
-        return forms.BooleanField(
-            label=label, required=False, initial=flag["default"], help_text=help_text
-        )
-    if flag["type"] == "int":
-        return forms.IntegerField(
-            label=label,
-            min_value=flag["min"],
-            max_value=flag["max"],
-            initial=flag["default"],
-            help_text=help_text,
-        )
-    return forms.ChoiceField(
-        label=label,
-        choices=[(c, c) for c in flag["choices"]],
-        initial=flag["default"],
-        help_text=help_text,
-    )
-
 
 # The schedule's settings (league.services.schedule): optional in a post, defaults kept.
 SCHEDULE_FIELDS = ("time_zone", "deadline_policy", "extension_days")
@@ -46,15 +33,116 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in time_zone_names()]
 
 
-class EventForm(forms.ModelForm):
-    """Event settings for one game; `variant__<flag>` fields come from the game's schema."""
+class OrderedSelects(forms.MultiWidget):
+    """An ordered chooser without script: a numbered list of selects, the 1st choice first.
 
-    tiebreaks = forms.MultipleChoiceField(
-        choices=tiebreak_choices,
-        widget=forms.CheckboxSelectMultiple,
+    Posts `<name>_0`, `<name>_1`, … in order; a post of `<name>` as a list (an older client,
+    a test) is read in the order it was sent."""
+
+    def __init__(self, choices: Sequence[tuple[str, str]], size: int, item_label: str) -> None:
+        options = [("", "—"), *choices]
+        super().__init__([forms.Select(choices=options) for _ in range(size)])
+        self.item_label = item_label
+
+    def decompress(self, value: Any) -> list[str]:
+        return list(value or [])
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+        slots = [f"{name}_{i}" for i in range(len(self.widgets))]
+        if any(slot in data for slot in slots):
+            return [data.get(slot, "") for slot in slots]
+        getlist = getattr(data, "getlist", None)
+        if getlist is not None:
+            return list(getlist(name))
+        value = data.get(name)
+        return list(value) if isinstance(value, list | tuple) else []
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return name not in data and not any(f"{name}_{i}" in data for i in range(len(self.widgets)))
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> str:
+        values = value if isinstance(value, list) else self.decompress(value)
+        base = self.build_attrs(self.attrs, attrs)
+        items = []
+        for i, widget in enumerate(self.widgets):
+            item_attrs = {**base, "aria-label": self.item_label % {"n": i + 1}}
+            if base.get("id"):
+                item_attrs["id"] = f"{base['id']}_{i}"
+            current = values[i] if i < len(values) else ""
+            items.append((widget.render(f"{name}_{i}", current, item_attrs, renderer),))
+        return format_html(
+            '<ol class="ordered-choice"{}>{}</ol>',
+            flatatt({"data-field": name}),
+            format_html_join("", "<li>{}</li>", items),
+        )
+
+
+class OrderedChoiceField(forms.Field):
+    """Some of `choices`, each at most once, in the order the person put them."""
+
+    def __init__(self, *, choices: Iterable[tuple[str, str]], item_label: str, **kwargs: Any):
+        self.choices = [(str(k), str(v)) for k, v in choices]
+        kwargs.setdefault("widget", OrderedSelects(self.choices, len(self.choices), item_label))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> list[str]:
+        if value in self.empty_values:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value if v not in ("", None)]
+
+    def validate(self, value: list[str]) -> None:
+        super().validate(value)
+        labels = dict(self.choices)
+        seen: set[str] = set()
+        for name in value:
+            if name not in labels:
+                raise forms.ValidationError(
+                    gettext("%(name)s is not one of the choices") % {"name": name}
+                )
+            if name in seen:
+                raise forms.ValidationError(
+                    gettext("“%(label)s” is chosen twice: choose each one once")
+                    % {"label": labels[name]}
+                )
+            seen.add(name)
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        return list(initial or []) != self.to_python(data)
+
+
+def tiebreak_order_field() -> OrderedChoiceField:
+    """The event form's tie-breaks: a numbered list of selects, kept in the chosen order."""
+    return OrderedChoiceField(
+        choices=tiebreak_choices(),
+        item_label=gettext("Tie-break %(n)s"),
         required=False,
-        help_text="applied in the order listed after match points",
+        label=gettext_lazy("Tie-breaks"),
+        help_text=gettext_lazy(
+            "after match points, in this order: the 1st decides first, the next only between "
+            "players it leaves level; leave them all blank for the default order"
+        ),
     )
+
+
+def _bound(field: forms.Field, low: int, high: int) -> None:
+    """Hold an integer field to [low, high], in the browser (min/max) and when cleaned."""
+    field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+    field.widget.attrs.update({"min": low, "max": high})
+
+
+class EventForm(forms.ModelForm):
+    """Event settings for one game; `variant__<flag>` fields come from the game's schema.
+
+    Once a round exists, what it used (`LOCKED_ONCE_PLANNED`: format, variant, deals, seed) is
+    shown disabled with the reason, and a post that changes it anyway is refused here (and by
+    `update_event`). A closed event's form is all disabled (`read_only`): nothing can change.
+    """
+
+    tiebreaks = forms.Field(required=False)  # replaced per form: `tiebreak_order_field`
     time_zone = forms.ChoiceField(
         label=gettext_lazy("Time zone"),
         choices=time_zone_choices,
@@ -85,44 +173,76 @@ class EventForm(forms.ModelForm):
             "extension_days",
         ]
 
-    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str, read_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
+        self.read_only = read_only
         self.schema = gameplay.game(game).variant_schema
         current = self.instance.variant if self.instance.pk else {}
         for flag in self.schema:
-            field = variant_field(flag)
+            field = gameplay.variant_field(flag)
             if flag["name"] in current:
                 field.initial = current[flag["name"]]
             self.fields[f"variant__{flag['name']}"] = field
         for name in SCHEDULE_FIELDS:  # left out (an older client): the event keeps its own
             self.fields[name].required = False
+        self.fields["tiebreaks"] = tiebreak_order_field()
+        self.rounds_planned = self.instance.round_set.count() if self.instance.pk else 0
+        _bound(self.fields["rounds"], max(1, self.rounds_planned), MAX_ROUNDS)
+        _bound(self.fields["deals_per_match"], 1, max_deals_per_match())
         if self.instance.pk:
-            self.fields["tiebreaks"].initial = self.instance.tiebreaks
+            self.fields["tiebreaks"].initial = list(self.instance.tiebreaks)
         else:
+            self.fields["tiebreaks"].initial = list(DEFAULT_TIEBREAKS)
             # A new event: blank means create_event draws a random seed.
             self.initial["seed"] = None
             self.fields["seed"].required = False
             self.fields["seed"].help_text = gettext_lazy(
                 "makes round plans and the lot repeatable; leave it blank for a random one"
             )
+        self.locked = self._locked_fields() if self.rounds_planned else []
+        for name in self.locked:
+            field = self.fields[name]
+            field.disabled = True
+            field.help_text = gettext("fixed: a round has been planned with it")
+        if self.rounds_planned:
+            self.fields["rounds"].help_text = gettext(
+                "%(n)s planned already: the event cannot have fewer"
+            ) % {"n": self.rounds_planned}
+        if read_only:
+            for field in self.fields.values():
+                field.disabled = True
+
+    def _locked_fields(self) -> list[str]:
+        """The form's fields for `LOCKED_ONCE_PLANNED` (a variant is one field per flag)."""
+        names = []
+        for locked in LOCKED_ONCE_PLANNED:
+            if locked == "variant":
+                names += [f"variant__{flag['name']}" for flag in self.schema]
+            elif locked in self.fields:
+                names.append(locked)
+        return names
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         for name in SCHEDULE_FIELDS:
             if data.get(name) in (None, ""):
                 data[name] = getattr(self.instance, name)  # the event's, or the default
+        for name in self.locked:  # disabled fields keep their value; a post may still try
+            field = self.fields[name]
+            if name in self.data and not isinstance(field, forms.BooleanField):
+                posted = self.data.get(name)
+                if str(posted) != str(field.prepare_value(self.get_initial_for_field(field, name))):
+                    self.add_error(name, gettext("this cannot change once rounds exist"))
+        rounds, deals = data.get("rounds"), data.get("deals_per_match")
+        if rounds is not None and deals is not None:
+            for name, message in size_problems(rounds, deals):  # the service's own bounds
+                self.add_error(name, message)
         return data
 
     def variant(self) -> dict[str, Any]:
-        out = {}
-        for flag in self.schema:
-            value = self.cleaned_data[f"variant__{flag['name']}"]
-            if flag["type"] == "choice":
-                # choices may be ints or strings in the schema; map back to the typed value
-                value = next(c for c in flag["choices"] if str(c) == str(value))
-            out[flag["name"]] = value
-        return out
+        """The chosen flags, typed as the schema has them (`variant_field` coerces)."""
+        return {flag["name"]: self.cleaned_data[f"variant__{flag['name']}"] for flag in self.schema}
 
     def service_fields(self) -> dict[str, Any]:
         fields = {name: self.cleaned_data[name] for name in self.Meta.fields}

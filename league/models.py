@@ -13,10 +13,13 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from gameplay import api as gameplay
+from league.scheduling.errors import SchedulingError
 from league.scheduling.formats import formats as registered_formats
+from league.scheduling.formats import get_format
 
 
 class Player(models.Model):
@@ -249,6 +252,21 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league:event", args=[self.slug])
+
+    @property
+    def game_name(self) -> str:
+        """The game as a person reads it ("3-5-8 (Sergeant Major)"): `game` is an id, for URLs,
+        the API and CSVs only."""
+        return gameplay.display_name(self.game)
+
+    @property
+    def format_name(self) -> str:
+        """The format's short name, translated ("Swiss"; the form offers the longer label):
+        `format` is a registry key, for URLs, the API and CSVs only."""
+        try:
+            return gettext(get_format(self.format).title)
+        except SchedulingError:  # a format since taken out of the registry: its key, not a 500
+            return self.format
 
 
 class Entry(models.Model):

@@ -2,10 +2,13 @@ from django.urls import path
 
 from league import (
     views,
+    views_help,
     views_import,
+    views_ledger,
     views_notices,
     views_organizer,
     views_people,
+    views_print,
     views_ratings,
     views_registration,
     views_results,
@@ -66,6 +69,12 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/rounds/new/", views_organizer.round_generate, name="round_generate"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
+    # paper for play over the table: one score sheet per table (docs/league.md, "Printing")
+    path(
+        "events/<slug:slug>/rounds/<int:number>/sheets/",
+        views_print.round_sheets,
+        name="round_sheets",
+    ),
     path(
         "events/<slug:slug>/rounds/<int:number>/action/",
         views_organizer.round_action,
@@ -111,6 +120,9 @@ urlpatterns = [
     path("events/<slug:slug>/standings/", views.standings, name="standings"),
     path("events/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("events/<slug:slug>/ledger.csv", views.ledger_csv, name="ledger_csv"),
+    # the ledger as a page, and how the standings work (docs/league.md, "Ledger", "Help")
+    path("events/<slug:slug>/ledger/", views_ledger.ledger, name="ledger"),
+    path("events/<slug:slug>/help/", views_help.event_help, name="event_help"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("players/<int:player_id>/report/", profile_views.report_player, name="report"),
     path("notices/", views_notices.notice_list, name="notices"),

@@ -9,6 +9,7 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from gameplay import api as gameplay
 from league import csv_safe
@@ -35,7 +36,13 @@ from league.services.permissions import can_manage, can_organize, can_see
 from league.services.round_rules import round_notes
 from league.services.rounds import loaded_fingerprint
 from league.services.standings import played_in, standings_mode, standings_rows
-from league.standings import StandingsConfig, StandingsRow, get_tiebreak, standings_csv_rows
+from league.standings import (
+    StandingsConfig,
+    StandingsRow,
+    column_tiebreaks,
+    get_tiebreak,
+    standings_csv_rows,
+)
 
 
 def visible_event(request: HttpRequest, slug: str) -> Event:
@@ -55,8 +62,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
         .annotate(n_entries=Count("entries", distinct=True))
         .order_by("-created_at")
     )
-    names = dict(gameplay.game_choices())
-    context = {"events": events, "game_names": names, "can_organize": can_organize(request.user)}
+    # Each row shows the game's and format's display names (Event.game_name, .format_name).
+    context = {"events": events, "can_organize": can_organize(request.user)}
     return render(request, "league/event_list.html", context)
 
 
@@ -81,6 +88,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "rounds": rounds,
         "manager": manager,
         "game": gameplay.game(event.game),
+        # Every flag of the event's variant as a person reads it ("Payout: score differences").
+        "variant": gameplay.describe_variant(event.game, event.variant),
         **people_context(request, event, entries),
     }
     return render(request, "league/event_detail.html", context)
@@ -150,8 +159,6 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return render(request, "league/round_detail.html", context)
 
 
-# Tie-breaks whose value is already a column of the table, or means nothing to a reader (lot).
-NOT_SHOWN = {"match_points", "total_payouts", "wins", "lot"}
 # Rows per standings page; the CSV export is never paginated.
 STANDINGS_PAGE_SIZE = 100
 
@@ -178,8 +185,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     found = wanted if wanted in index else None
     number = request.GET.get("page") if found is None else index[found] // STANDINGS_PAGE_SIZE + 1
     page = Paginator(all_rows, STANDINGS_PAGE_SIZE).get_page(number)
-    shown = [(i, name) for i, name in enumerate(event.tiebreaks) if name not in NOT_SHOWN]
-    rows = [{**row, "shown": [row["tiebreaks"][i] for i, _ in shown]} for row in page]
+    # The tie-breaks with a column of their own (not a fixed column again, never the lot's
+    # secret numbers), their values as the CSV writes them (two decimals for an average).
+    shown = column_tiebreaks(event.tiebreaks)
+    rows = [{**row, "shown": [t.format(row["tiebreaks"][i]) for i, t in shown]} for row in page]
     context = {
         "event": event,
         "page": page,
@@ -187,8 +196,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "found": found,
         "not_found": wanted if wanted is not None and found is None else None,
         "me": me,
-        "tiebreak_labels": [get_tiebreak(name).label for _, name in shown],
-        "tiebreak_order": [get_tiebreak(name).label for name in event.tiebreaks],
+        # each column's header links to its tie-break on the help page (#tiebreak-<name>)
+        "tiebreak_columns": [{"name": t.name, "label": t.label} for _, t in shown],
+        # "Ranked by …": the registry's labels are gettext_noop'd English, translated here
+        "tiebreak_order": [gettext(get_tiebreak(name).label) for name in event.tiebreaks],
         "knockout": standings_mode(event) == "knockout",  # ranked by the round reached
     }
     return render(request, "league/standings.html", context)
@@ -200,7 +211,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
     snapshot = standings_rows(event)
-    config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed)
+    config = StandingsConfig(
+        tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed, mode=standings_mode(event)
+    )
     names = {row["player_id"]: row["player"] for row in snapshot}
     rows = standings_csv_rows([_standings_row(row) for row in snapshot], config, names)
     csv_safe.writer(response).writerows(rows)  # player names are anyone's text: no formulas
@@ -219,6 +232,7 @@ def _standings_row(row: dict) -> StandingsRow:
         byes=row["byes"],
         tiebreak_values=tuple(row["tiebreaks"]),
         tied=row.get("tied", False),
+        round_reached=row.get("round_reached", 0),  # knockout events' column
     )
 
 

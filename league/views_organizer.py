@@ -27,7 +27,7 @@ from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.forms import EntryForm, EventForm
 from league.models import Bye, Entry, Event, Round, Seat
-from league.services import claim_mail
+from league.services import actions, claim_mail
 from league.services import claims as claim_services
 from league.services import events as event_services
 from league.services import rounds as round_services
@@ -75,6 +75,18 @@ def confirm_page(
     return render(request, "league/confirm.html", context)
 
 
+def _not_now(
+    request: HttpRequest, event: Event, action: str, target: Any = None, to: str | None = None
+) -> HttpResponse | None:
+    """A confirmation page of an action its rule refuses now (league.services.actions): back,
+    with the reason, instead of a page whose button the service would refuse. None if allowed."""
+    allowed = actions.may(request.user, event, action, target)
+    if allowed:
+        return None
+    messages.error(request, allowed.reason)
+    return redirect(to or event.get_absolute_url())
+
+
 def _done(request: HttpRequest, event: Event, text: str, to: str | None = None) -> HttpResponse:
     messages.success(request, text)
     return redirect(to or event.get_absolute_url())
@@ -106,7 +118,10 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 @organizer_view
 def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
-    form = EventForm(request.POST or None, instance=event, game=event.game)
+    """The settings form: only what can still change is open (a closed event's is read-only);
+    `update_event` refuses the rest whoever posts it."""
+    read_only = not actions.may(request.user, event, "edit")
+    form = EventForm(request.POST or None, instance=event, game=event.game, read_only=read_only)
     if request.method == "POST" and form.is_valid():
         fields = form.service_fields()
         fields.pop("game")
@@ -124,6 +139,8 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
 @organizer_view
 def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method != "POST":
+        if refused := _not_now(request, event, "publish_event"):
+            return refused
         return confirm_page(
             request,
             event,
@@ -146,6 +163,8 @@ def event_publish(request: HttpRequest, event: Event) -> HttpResponse:
 @organizer_view
 def event_close(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method != "POST":
+        if refused := _not_now(request, event, "close"):
+            return refused
         return confirm_page(
             request,
             event,
@@ -222,6 +241,9 @@ CONFIRM_ENTRY = {
 }
 
 
+CONFIRM_ENTRY_RULE = {"withdraw": "withdraw", "remove": "remove_entry"}
+
+
 @require_http_methods(GET_OR_POST)
 @organizer_view
 def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
@@ -233,6 +255,8 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         action = request.GET.get("action", "")
         if action not in CONFIRM_ENTRY:
             return redirect(here)
+        if refused := _not_now(request, event, CONFIRM_ENTRY_RULE[action], entry, here):
+            return refused
         title, text, button = CONFIRM_ENTRY[action]
         return confirm_page(
             request,
@@ -358,6 +382,9 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
         action = request.GET.get("action", "")
         if action not in ("publish", "discard"):
             return redirect(here)
+        rule = "publish_round" if action == "publish" else "discard"
+        if refused := _not_now(request, event, rule, round_, here):
+            return refused
         return confirm_round(request, event, round_, action)
     action = request.POST.get("action")
     try:
@@ -366,11 +393,11 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
                 round_, by=request.user, publish_event=request.POST.get("publish_event") == "1"
             )
             return _done(request, event, f"Round {number} published.", here)
-        if action == "swap":
+        if action == "swap":  # two selects of the round's players by name; ids posted
             try:
                 first, second = int(request.POST["first"]), int(request.POST["second"])
             except (KeyError, ValueError):
-                raise LeagueError("choose the two players to swap") from None
+                raise LeagueError(_("choose the two players to swap")) from None
             round_services.swap_players(
                 round_, first, second, by=request.user, seen=request.POST.get("draft") or None
             )

@@ -453,24 +453,45 @@ class MediatoreMatch(Match):
             "choice",
             "add2",
             choices=("add2", "double", "none"),
-            help="winning every trick: +2 on every payment but the declarer's balance, double, "
-            "or nothing",
+            help=gettext_noop(
+                "winning every trick: +2 on every payment but the declarer's balance, double, "
+                "or nothing"
+            ),
+            label=gettext_noop("Slam (every trick)"),
+            labels={
+                "add2": gettext_noop("+2 on every payment"),
+                "double": gettext_noop("doubled"),
+                "none": gettext_noop("nothing extra"),
+            },
         ),
         Flag(
             "signals",
             "choice",
             "lead_only",
             choices=("lead_only", "off"),
-            help="may the leader add busso / volo / striscio to the led card",
+            help=gettext_noop("may the leader add busso / volo / striscio to the led card"),
+            label=gettext_noop("Signals"),
+            labels={"lead_only": gettext_noop("by the leader"), "off": gettext_noop("none")},
         ),
         Flag(
             "signal_check",
             "choice",
             "strict",
             choices=("strict", "off"),
-            help="strict: a false volo or striscio is illegal",
+            help=gettext_noop("strict: a false volo or striscio is illegal"),
+            label=gettext_noop("Signal check"),
+            labels={
+                "strict": gettext_noop("strict (no false signal)"),
+                "off": gettext_noop("off (bluffs allowed)"),
+            },
         ),
-        Flag("chiamo_threes_only", "bool", False, help="in Chiamo the called card must be a 3"),
+        Flag(
+            "chiamo_threes_only",
+            "bool",
+            False,
+            help=gettext_noop("in Chiamo the called card must be a 3"),
+            label=gettext_noop("Chiamo calls a 3 only"),
+        ),
     )
     STATE = (
         "hands",

@@ -80,8 +80,15 @@ PAYOUT = Flag(
     "choice",
     "zero_sum",
     choices=("zero_sum", "raw"),
-    help="zero_sum: +2/-1 or +1/-2 by the number of median winners; "
-    "raw: 3 * G - sum(G), the pairwise settlement of game scores",
+    help=gettext_noop(
+        "fixed: +2/-1 or +1/-2 by the number of median winners; score differences: "
+        "3 * G - sum(G), the pairwise settlement of game scores"
+    ),
+    label=gettext_noop("Payout"),
+    labels={
+        "zero_sum": gettext_noop("fixed, +2/-1 or +1/-2"),
+        "raw": gettext_noop("score differences"),
+    },
 )
 
 

@@ -590,21 +590,64 @@ class SchieberamschMatch(Match):
             "choice",
             10,
             choices=(1, 10),
-            help="10: card points ÷ 10, fraction dropped; 1: unscaled (Skat Order style)",
+            help=gettext_noop(
+                "10: card points ÷ 10, fraction dropped; 1: unscaled (Skat Order style)"
+            ),
+            label=gettext_noop("Scores"),
+            labels={"10": gettext_noop("card points ÷ 10"), "1": gettext_noop("card points")},
         ),
-        Flag("grand_hand", "bool", True, help="allow the Grand Hand offer"),
-        Flag("kontra_re", "bool", True, help="opponents may double a Grand Hand, and he redouble"),
-        Flag("grand_loss_factor", "choice", 1, choices=(1, 2), help="2: lost games count double"),
-        Flag("jacks_in_skat", "bool", False, help="may a jack be discarded to the skat"),
+        Flag(
+            "grand_hand",
+            "bool",
+            True,
+            help=gettext_noop("allow the Grand Hand offer"),
+            label=gettext_noop("Grand Hand offer"),
+        ),
+        Flag(
+            "kontra_re",
+            "bool",
+            True,
+            help=gettext_noop("opponents may double a Grand Hand, and he redouble"),
+            label=gettext_noop("Kontra and re"),
+        ),
+        Flag(
+            "grand_loss_factor",
+            "choice",
+            1,
+            choices=(1, 2),
+            help=gettext_noop("2: lost games count double"),
+            label=gettext_noop("A lost Grand Hand"),
+            labels={"1": gettext_noop("scores its value"), "2": gettext_noop("scores double")},
+        ),
+        Flag(
+            "jacks_in_skat",
+            "bool",
+            False,
+            help=gettext_noop("may a jack be discarded to the skat"),
+            label=gettext_noop("Jacks into the skat"),
+        ),
         Flag(
             "skat_to",
             "choice",
             "last_trick",
             choices=("last_trick", "loser"),
-            help="who takes the skat's points: the last trick's winner, or every seat with the "
-            "most trick points",
+            help=gettext_noop(
+                "who takes the skat's points: the last trick's winner, or every seat with the "
+                "most trick points"
+            ),
+            label=gettext_noop("Skat's points go to"),
+            labels={
+                "last_trick": gettext_noop("the last trick's winner"),
+                "loser": gettext_noop("the most trick points"),
+            },
         ),
-        Flag("durchmarsch_pushes", "bool", True, help="pushes multiply the Durchmarsch"),
+        Flag(
+            "durchmarsch_pushes",
+            "bool",
+            True,
+            help=gettext_noop("pushes multiply the Durchmarsch"),
+            label=gettext_noop("Pushes multiply a Durchmarsch"),
+        ),
     )
     STATE = (
         "hands",

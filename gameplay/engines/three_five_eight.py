@@ -379,8 +379,8 @@ class ThreeFiveEightMatch(Match):
             "the running balance."
         ),
         "winner": gettext_noop(
-            "A hand of 12 tricks (the table's win_tricks) wins at once; otherwise the highest "
-            "balance wins (6-3-8: the first alone at +10)."
+            "A hand of 12 tricks (or as many as the table's variant sets) wins at once; "
+            "otherwise the highest balance wins (6-3-8: the first alone at +10)."
         ),
     }
     HINTS = {
@@ -415,25 +415,60 @@ class ThreeFiveEightMatch(Match):
             "choice",
             "8-5-3",
             choices=("8-5-3", "9-5-2", "6-3-8"),
-            help="dealer-eldest-other targets; 6-3-8 drops the 2 of clubs and is won at +10",
+            help=gettext_noop(
+                "dealer-eldest-other targets; 6-3-8 drops the 2 of clubs and is won at +10"
+            ),
+            label=gettext_noop("Targets"),
         ),
         Flag(
             "kitty_mode",
             "choice",
             "discard_then_take",
             choices=("discard_then_take", "take_then_discard"),
-            help="discard 4 of 16 then take the kitty, or take it and discard 4 of 20",
+            help=gettext_noop(
+                "discard 4 of 16 then take the kitty, or take it and discard 4 of 20"
+            ),
+            label=gettext_noop("Kitty"),
+            labels={
+                "discard_then_take": gettext_noop("discard 4, then take it"),
+                "take_then_discard": gettext_noop("take it, then discard 4"),
+            },
         ),
-        Flag("win_tricks", "int", 12, min=10, max=16, help="tricks in one hand that win the game"),
+        Flag(
+            "win_tricks",
+            "int",
+            12,
+            min=10,
+            max=16,
+            help=gettext_noop("tricks in one hand that win the game"),
+            label=gettext_noop("Tricks in one hand that win"),
+        ),
         Flag(
             "exchange_priority",
             "choice",
             "new_target",
             choices=("new_target", "most_up"),
-            help="who gives first when two players are up",
+            help=gettext_noop("who gives first when two players are up"),
+            label=gettext_noop("First to give when two are up"),
+            labels={
+                "new_target": gettext_noop("the higher new target"),
+                "most_up": gettext_noop("the one more up"),
+            },
         ),
-        Flag("woburn_bidding", "bool", False, help="first hand: bidding for the dealer's seat"),
-        Flag("max_bleed", "bool", False, help="nobody passes or receives more than 3 cards"),
+        Flag(
+            "woburn_bidding",
+            "bool",
+            False,
+            help=gettext_noop("first hand: bidding for the dealer's seat"),
+            label=gettext_noop("Woburn bidding"),
+        ),
+        Flag(
+            "max_bleed",
+            "bool",
+            False,
+            help=gettext_noop("nobody passes or receives more than 3 cards"),
+            label=gettext_noop("At most 3 cards exchanged"),
+        ),
     )
     STATE = (
         "cum",

@@ -13,7 +13,15 @@ from .errors import VariantError
 
 @dataclass(frozen=True)
 class Flag:
-    """One variant flag: ``kind`` is ``choice``, ``bool`` or ``int``."""
+    """One variant flag: ``kind`` is ``choice``, ``bool`` or ``int``.
+
+    ``label`` is what a person reads for the flag (the lobby's and the event's form, the rules
+    page, a table's or an event's rules) and ``labels`` what they read for each choice, keyed by
+    ``str(choice)``; both English marked with ``gettext_noop`` (``hints.py``) and translated
+    where they are shown (``gameplay.api.describe_variant``), as ``help`` is (the forms' help
+    text). Without them the flag's name and the choice itself are shown. ``name`` and the
+    choices stay the keys of records and the API.
+    """
 
     name: str
     kind: str
@@ -23,6 +31,7 @@ class Flag:
     max: int | None = None
     help: str = ""
     labels: dict[str, str] = field(default_factory=dict)
+    label: str = ""
 
     def check(self, value: Any) -> None:
         if self.kind == "bool":
@@ -46,10 +55,17 @@ class Flag:
             raise AssertionError(self.kind)
 
     def schema(self) -> dict[str, Any]:
-        """JSON description for forms and the API."""
-        out: dict[str, Any] = {"name": self.name, "type": self.kind, "default": self.default}
+        """JSON description for forms and the API: ``label`` always, and for a choice its
+        ``choice_labels`` beside ``choices`` (same order; English, translated where shown)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "type": self.kind,
+            "default": self.default,
+        }
         if self.kind == "choice":
             out["choices"] = list(self.choices)
+            out["choice_labels"] = [self.labels.get(str(c), str(c)) for c in self.choices]
         if self.kind == "int":
             out["min"] = self.min
             out["max"] = self.max

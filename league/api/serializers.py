@@ -18,6 +18,7 @@ from gameplay import api as gameplay
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, FixtureProposal, Player, Result, Round, Seat
 from league.services.rounds import loaded_fingerprint
+from league.standings import public_values
 
 
 def _url(context: dict[str, Any], name: str, *args: Any) -> str:
@@ -367,7 +368,14 @@ class StandingsRowSerializer(serializers.Serializer):
     total_payouts = serializers.IntegerField()
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()
-    tiebreaks = serializers.ListField(
-        child=NumberField(), help_text="values of the event's tiebreaks, in their order"
+    tiebreaks = serializers.SerializerMethodField(
+        help_text="values of the event's tiebreaks, in their order; null for the drawing of "
+        "lots, whose numbers are secret (the ranks it decides are shown)"
     )
     tied = serializers.BooleanField()
+
+    @extend_schema_field(serializers.ListField(child=NumberField(allow_null=True)))
+    def get_tiebreaks(self, row: dict[str, Any]) -> list[Any]:
+        """The row's values as computed, a secret tie-break's hidden (`public_values`, the rule
+        the page and the CSV leave its column out by): the list keeps its places."""
+        return public_values(self.context["event"].tiebreaks, row["tiebreaks"])

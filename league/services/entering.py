@@ -36,8 +36,8 @@ def late_entry_problem(event: Event) -> str | None:
     or None. The formats registry says which formats take late entries."""
     if check_format(event.format).late_entries or not event.round_set.exists():
         return None
-    return _("a %(format)s takes no entries once its first round is planned") % {
-        "format": event.format
+    return _("a %(format)s event takes no entries once its first round is planned") % {
+        "format": event.format_name
     }
 
 

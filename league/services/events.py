@@ -18,14 +18,14 @@ from django.utils.translation import gettext as _
 from gameplay import api as gameplay
 from league import queue
 from league.errors import LeagueError
-from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
-from league.services import players, waiting_list
+from league.models import Entry, Event, Player
+from league.services import actions, players, waiting_list
+from league.services.actions import has_played
 from league.services.entering import (
     check_format,
     check_may_enter_existing,
     check_may_play_in,
     create_entry,
-    late_entry_problem,
     locked_allows_bot_accounts,
     require_open,
 )
@@ -34,10 +34,63 @@ from league.services.permissions import check_can_manage, check_can_organize
 from league.services.standings import touch_standings
 from league.standings import validate_tiebreaks
 
-# Re-exported: callers found these here before `entering` existed.
-__all__ = ["check_format", "check_may_play_in", "locked_allows_bot_accounts", "require_open"]
+# Re-exported: callers found these here before `entering` and `actions` existed.
+__all__ = [
+    "check_format",
+    "check_may_play_in",
+    "has_played",
+    "locked_allows_bot_accounts",
+    "require_open",
+]
 
 DEFAULT_TIEBREAKS = ["total_payouts", "wins", "opponents_average_payout", "head_to_head", "lot"]
+
+
+# Bounds on an event's size: a season of weekly rounds fits, a typo (1000 rounds of 1000 deals)
+# does not. The event form and the API reach them through `check_event_fields` (and the form
+# shows the same problems beside its fields: `size_problems`).
+MAX_ROUNDS = 50
+MAX_DEALS_IN_ALL = 1000  # rounds times deals per match: the deals one player may be asked to play
+
+
+def max_deals_per_match() -> int:
+    """The most deals of one match: the most one table plays (gameplay's bound)."""
+    return gameplay.max_deals()
+
+
+def size_problems(rounds: Any, deals: Any) -> list[tuple[str, str]]:
+    """(field, message) for each bound the event's rounds and deals per match break."""
+    try:
+        rounds, deals = int(rounds), int(deals)
+    except (TypeError, ValueError):
+        return [("rounds", _("rounds and deals per match must be whole numbers"))]
+    most_deals = max_deals_per_match()
+    problems = []
+    if rounds < 1:
+        problems.append(("rounds", _("an event needs at least one round")))
+    elif rounds > MAX_ROUNDS:
+        problems.append(("rounds", _("at most %(n)s rounds") % {"n": MAX_ROUNDS}))
+    if deals < 1:
+        problems.append(("deals_per_match", _("a match needs at least one deal")))
+    elif deals > most_deals:
+        problems.append(("deals_per_match", _("at most %(n)s deals per match") % {"n": most_deals}))
+    if not problems and rounds * deals > MAX_DEALS_IN_ALL:
+        problems.append(
+            (
+                "deals_per_match",
+                _(
+                    "%(rounds)s rounds of %(deals)s deals are %(all)s deals for each player; "
+                    "at most %(most)s: fewer rounds or fewer deals"
+                )
+                % {
+                    "rounds": rounds,
+                    "deals": deals,
+                    "all": rounds * deals,
+                    "most": MAX_DEALS_IN_ALL,
+                },
+            )
+        )
+    return problems
 
 
 def check_tiebreaks(names: list[str]) -> list[str]:
@@ -58,10 +111,8 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         raise LeagueError(str(exc)) from None
     if "format" in fields:
         check_format(fields["format"])
-    if int(fields.get("rounds", 1)) < 1:
-        raise LeagueError("an event needs at least one round")
-    if int(fields.get("deals_per_match", 1)) < 1:
-        raise LeagueError("a match needs at least one deal")
+    for _field, message in size_problems(fields.get("rounds", 1), fields.get("deals_per_match", 1)):
+        raise LeagueError(message)
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)
     check_schedule_fields(fields)  # time zone, asynchronous play, deadline policy
     fields["table_size"] = info.seats
@@ -102,14 +153,19 @@ def create_event(organizer: Any, **fields: Any) -> Event:
     return event
 
 
+# Settings a planned round has used (its tables, deals and variant, the draw): fixed once one
+# exists. `rounds` may still grow, never below the rounds that exist.
+LOCKED_ONCE_PLANNED = ("game", "variant", "deals_per_match", "format", "seed")
+
+
 @transaction.atomic
 def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
-    """Change an event's settings; the game and variant are fixed once a round exists."""
-    check_can_manage(by, event)
-    require_open(event)
+    """Change an event's settings; what a round already used is fixed once one exists
+    (`LOCKED_ONCE_PLANNED`: the event form shows those fields disabled, and says why)."""
+    actions.check(by, event, "edit")
     existing = event.round_set.count()
     if existing:
-        for locked in ("game", "variant", "deals_per_match", "format", "seed"):
+        for locked in LOCKED_ONCE_PLANNED:
             if locked in fields and fields[locked] != getattr(event, locked):
                 raise LeagueError(f"{locked.replace('_', ' ')} cannot change once rounds exist")
         if int(fields.get("rounds", event.rounds)) < existing:
@@ -153,21 +209,10 @@ def close_event(event: Event, *, by: Any) -> None:
     check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.CLOSED:
-        return
-    draft = event.round_set.filter(status="draft").values_list("number", flat=True).first()
-    if draft is not None:
-        raise LeagueError(f"round {draft} is a draft: publish or discard it before closing")
-    waiting = Fixture.objects.filter(round__event=event, round__status="published").exclude(
-        results__current=True
-    )
-    if waiting.exists():
-        tables = ", ".join(
-            f"round {r} table {t}"
-            for r, t in waiting.order_by("round__number", "number").values_list(
-                "round__number", "number"
-            )[:10]
-        )
-        raise LeagueError(f"these tables have no result yet: {tables}")
+        return  # closing twice changes nothing
+    why = actions.close_problem(actions.Facts(event))  # the rule that hides the page's button
+    if why:
+        raise LeagueError(why)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
 
 
@@ -180,12 +225,9 @@ def delete_event(event: Event, *, by: Any) -> None:
     tables may be online."""
     check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
-    if event.visibility != Event.Visibility.DRAFT:
-        raise LeagueError(
-            _("only a draft event can be deleted: %(name)s is published") % {"name": event.name}
-        )
-    if event.round_set.filter(status=Round.Status.PUBLISHED).exists():
-        raise LeagueError(_("this draft has a published round: it cannot be deleted"))
+    why = actions.problem_now(event, "delete")
+    if why:
+        raise LeagueError(why)
     event.delete()
 
 
@@ -262,11 +304,9 @@ def check_in(entry: Entry, checked_in: bool = True, *, by: Any) -> None:
 def set_checked_in(entry: Entry, checked_in: bool) -> None:
     """Check the entrant in or out, for `check_in` and a player's self check-in (each caller
     has authorized its account)."""
-    require_open(entry.event)
-    if entry.withdrawn and checked_in:
-        raise LeagueError(
-            _("%(name)s has withdrawn: later rounds skip them") % {"name": entry.player.name}
-        )
+    why = actions.problem_now(entry.event, "check_in" if checked_in else "check_out", entry)
+    if why:
+        raise LeagueError(why)
     Entry.objects.filter(pk=entry.pk).update(checked_in=checked_in)
 
 
@@ -280,10 +320,10 @@ def withdraw(entry: Entry, *, by: Any) -> None:
 def withdraw_entry(entry: Entry) -> None:
     """The withdrawal itself, for `withdraw` and a player withdrawing themselves (each caller
     has authorized its account); the place goes to the waiting list."""
-    require_open(entry.event)
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
-    if entry.withdrawn:
-        raise LeagueError(_("%(name)s has already withdrawn") % {"name": entry.player.name})
+    why = actions.problem_now(entry.event, "withdraw", entry)
+    if why:
+        raise LeagueError(why)
     last = (
         entry.event.round_set.filter(status="published")
         .order_by("-number")
@@ -303,19 +343,10 @@ def reinstate(entry: Entry, *, by: Any) -> Entry:
     Refused where the format would not take them as a new entrant (a knockout once a round
     after their withdrawal is planned: only that round's survivors play on)."""
     check_can_manage(by, entry.event)
-    require_open(entry.event)
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
-    if not entry.withdrawn:
-        raise LeagueError(_("%(name)s has not withdrawn") % {"name": entry.player.name})
-    later = entry.event.round_set.filter(number__gt=entry.withdrawn_after_round).exists()
-    if later and late_entry_problem(entry.event):
-        raise LeagueError(
-            _(
-                "%(name)s cannot come back: a %(format)s takes nobody in once a later round "
-                "is planned"
-            )
-            % {"name": entry.player.name, "format": entry.event.format}
-        )
+    why = actions.problem_now(entry.event, "reinstate", entry)
+    if why:
+        raise LeagueError(why)
     check_may_play_in(entry.event, entry.player)
     Entry.objects.filter(pk=entry.pk).update(withdrawn_after_round=None)
     touch_standings(entry.event_id)
@@ -323,28 +354,15 @@ def reinstate(entry: Entry, *, by: Any) -> Entry:
     return entry
 
 
-def has_played(entry: Entry) -> bool:
-    """Whether the entrant has a seat or a bye in any round of the event (drafts included)."""
-    seated = Seat.objects.filter(fixture__round__event_id=entry.event_id, player_id=entry.player_id)
-    byes = Bye.objects.filter(round__event_id=entry.event_id, player_id=entry.player_id)
-    return seated.exists() or byes.exists()
-
-
 @transaction.atomic
 def remove_entry(entry: Entry, *, by: Any) -> None:
     """Take back an entry made by mistake: only one that has never been in a round (a draft
     round counts: discard it first). The player stays; their place goes to the waiting list."""
     check_can_manage(by, entry.event)
-    require_open(entry.event)
     entry = Entry.objects.select_for_update().select_related("player", "event").get(pk=entry.pk)
-    if has_played(entry):
-        raise LeagueError(
-            _(
-                "%(name)s is in a round of this event (a draft counts: discard it first); "
-                "withdraw them instead"
-            )
-            % {"name": entry.player.name}
-        )
+    why = actions.problem_now(entry.event, "remove_entry", entry)
+    if why:
+        raise LeagueError(why)
     entry.delete()
     touch_standings(entry.event_id)
     waiting_list.move_up(entry.event)

@@ -58,9 +58,9 @@ def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str
     if not isinstance(record, dict):
         raise LeagueError("the record must be a JSON object")
     if record.get("game") != event.game:
-        raise LeagueError(
-            f"this record is a {record.get('game')!r} game; the event plays {event.game!r}"
-        )
+        theirs = record.get("game")
+        theirs = gameplay.display_name(theirs) if isinstance(theirs, str) else repr(theirs)
+        raise LeagueError(f"this record is a {theirs} game; the event plays {event.game_name}")
     players = record.get("players")
     if players != names:
         # Required: without the names a record of any other table of the event would count here.

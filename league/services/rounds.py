@@ -23,8 +23,8 @@ from league import scheduling
 from league.draws import lot_number
 from league.errors import LeagueConflict, LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
-from league.services import advancing
-from league.services.events import check_format, require_open
+from league.services import actions, advancing
+from league.services.events import check_format
 from league.services.events import publish_event as publish_event_service
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
@@ -133,26 +133,14 @@ def generate_round(event: Event, *, by: Any) -> Round:
     """Plan the next round as a draft the organizer can preview, adjust and publish."""
     check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
-    require_open(event)
-    if event.check_in_open:  # the plan takes who is checked in: not while that may change
-        raise LeagueError(_("self check-in is open: close it before planning the round"))
+    # Closed, check-in open, a draft waiting, every round planned, results missing: the rule
+    # that hides the page's button (league.services.actions) refuses it here.
+    why = actions.problem_now(event, "generate_round")
+    if why:
+        raise LeagueError(why)
     last = event.round_set.order_by("-number").first()
-    if last and last.status == Round.Status.DRAFT:
-        raise LeagueError(f"round {last.number} is still a draft: publish or discard it first")
     number = (last.number + 1) if last else 1
-    if number > event.rounds:
-        raise LeagueError(f"all {event.rounds} rounds of this event exist")
     fmt = check_format(event.format)
-    if fmt.needs_results and last is not None:
-        missing = last.fixtures.exclude(results__current=True).count()
-        if missing:
-            raise LeagueError(
-                _(
-                    "round %(number)s still waits for %(missing)s result(s); "
-                    "%(format)s rounds need them"
-                )
-                % {"number": last.number, "missing": missing, "format": _(fmt.title)}
-            )
     table_size = gameplay.game(event.game).seats
     entries = active_entries(event)
     still_in = None
@@ -221,9 +209,12 @@ def store_plan(round_: Round, plan: Any, event: Event) -> None:
 
 @transaction.atomic
 def discard_draft(round_: Round, *, by: Any) -> None:
+    """Throw a draft round away (its tables and byes); the round can be generated again."""
     check_can_manage(by, round_.event)
-    if round_.status != Round.Status.DRAFT:
-        raise LeagueError("a published round cannot be discarded")
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    why = actions.problem_now(round_.event, "discard", round_)
+    if why:
+        raise LeagueError(why)
     round_.delete()
 
 
@@ -248,30 +239,52 @@ def round_fingerprint(round_: Round) -> str:
     return draft_fingerprint(seats, byes)
 
 
+def _player_label(player_id: int) -> str:
+    name = Player.objects.filter(pk=player_id).values_list("name", flat=True).first()
+    return name or _("player %(id)s") % {"id": player_id}
+
+
 @transaction.atomic
 def swap_players(
     round_: Round, first: int, second: int, *, by: Any, seen: str | None = None
 ) -> None:
     """Swap two players (seats or byes) of a draft round; seat numbers stay with the seat.
 
+    `first` and `second` are player ids (the round page's two selects offer its players by
+    name; the API takes ids). Refused, with nothing changed: the same player twice,
+    a player not in this round, a table already played, a published round or a closed event.
     `seen`: the draft's fingerprint when the organizer looked at it; if the draft has changed
     since (the same swap posted twice, another organizer's swap) nothing is swapped."""
     check_can_manage(by, round_.event)
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    if round_.status != Round.Status.DRAFT:
-        raise LeagueError("only a draft round can be changed")
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    why = actions.problem_now(round_.event, "swap", round_)
+    if why:
+        raise LeagueError(why)
     if seen is not None and seen != round_fingerprint(round_):
-        raise LeagueError("the draft has changed since you loaded it: check it, then swap again")
+        raise LeagueError(_("the draft has changed since you loaded it: check it, then swap again"))
+    for pid in (first, second):
+        if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid < 2**63:
+            raise LeagueError(_("choose two players of this round"))  # (SQLite: no such id)
     if first == second:
-        raise LeagueError("choose two different players")
+        raise LeagueError(
+            _("choose two different players (%(name)s is chosen twice)")
+            % {"name": _player_label(first)}
+        )
     places = {}
     for pid in (first, second):
-        if not 0 < pid < 2**63:  # no such id; SQLite cannot even compare it
-            raise LeagueError(f"player {pid} is not in this round")
-        seat = Seat.objects.filter(fixture__round=round_, player_id=pid).first()
+        seat = (
+            Seat.objects.filter(fixture__round=round_, player_id=pid)
+            .select_related("fixture")
+            .first()
+        )
         bye = Bye.objects.filter(round=round_, player_id=pid).first()
         if not seat and not bye:
-            raise LeagueError(f"player {pid} is not in this round")
+            raise LeagueError(_("%(name)s is not in this round") % {"name": _player_label(pid)})
+        if seat and (seat.fixture.table_ref or seat.fixture.results.exists()):
+            raise LeagueError(
+                _("table %(n)s has been played: its seats cannot change")
+                % {"n": seat.fixture.number}
+            )
         places[pid] = seat or bye
     a, b = places[first], places[second]
     # Take `a` out first, so the unique constraints never see a player twice at one table.
@@ -296,9 +309,9 @@ def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Rou
     """
     check_can_manage(by, round_.event)
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
-    require_open(round_.event)
-    if round_.status == Round.Status.PUBLISHED:
-        raise LeagueError(f"round {round_.number} is already published")
+    why = actions.problem_now(round_.event, "publish_round", round_)  # closed, or published
+    if why:
+        raise LeagueError(why)
     seated = list(Seat.objects.filter(fixture__round=round_).values_list("player_id", flat=True))
     byes = list(Bye.objects.filter(round=round_).values_list("player_id", flat=True))
     twice = [p for p, n in Counter(seated + byes).items() if n > 1]

@@ -60,6 +60,7 @@ def test_the_variant_schema_is_complete():
     schema = {f["name"]: f for f in get_game("three_five_eight").variant_schema()}
     assert schema["win_tricks"] == {
         "name": "win_tricks",
+        "label": "Tricks in one hand that win",
         "type": "int",
         "default": 12,
         "min": 10,
@@ -67,6 +68,12 @@ def test_the_variant_schema_is_complete():
         "help": "tricks in one hand that win the game",
     }
     assert schema["targets"]["choices"] == ["8-5-3", "9-5-2", "6-3-8"]
+    # A person reads a choice's label (its key where it reads well already), in the same order.
+    assert schema["targets"]["choice_labels"] == ["8-5-3", "9-5-2", "6-3-8"]
+    assert schema["kitty_mode"]["choice_labels"] == [
+        "discard 4, then take it",
+        "take it, then discard 4",
+    ]
     assert set(schema) == {
         "targets",
         "kitty_mode",

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from bench.floor_server import Floor, Line, Step, _cut
 from bench.tables import next_slot
 from tests.procs import ROOT
 
@@ -23,22 +24,63 @@ def test_a_late_table_keeps_its_phase():
     assert next_slot(10.25, 0.5, 10.3) == 10.75
 
 
-def test_a_small_bench_run_loses_nothing(tmp_path):
+def test_the_floor_replays_its_line_in_a_cycle_with_each_seq_written_in():
+    def state(seq: int, seat: int, hand: str) -> tuple[bytes, bytes]:
+        return _cut(f'{{"type":"state","table":"t1","seq":{seq},"seat":{seat},"h":"{hand}"}}', seq)
+
+    steps = [
+        Step(0, {"act": "a"}, [state(0, 0, "x"), state(0, 1, "y")]),
+        Step(1, {"act": "b"}, [state(1, 0, "z"), state(1, 1, "w")]),
+    ]
+
+    class Redis:
+        def pubsub(self) -> None:
+            return None
+
+    floor = Floor([Line("t1", ["tok0", "tok1"], steps)], [], Redis(), "floor")
+    table = floor.tables["t1"]
+    assert json.loads(table.text(5, 1)) == {
+        "type": "state",
+        "table": "t1",
+        "seq": 5,
+        "seat": 1,
+        "h": "w",
+    }  # seq 5 is the line's position 1 (5 mod 2), with its own seq
+    assert floor.identify("/ws/tables/t1/", "token=tok1") == (table, 1)
+    assert floor.identify("/ws/tables/t1/", "") == (table, None)  # a spectator
+    assert floor.identify("/ws/tables/t1/", "token=nope") is None
+    assert floor.identify("/ws/tables/t1/", "token=") is None
+    assert floor.identify("/ws/tables/t2/", "token=tok1") is None
+
+
+def test_a_small_bench_run_loses_nothing_on_mediana_nor_on_the_floor(tmp_path):
     with shared_database(tmp_path) as env:
         run = subprocess.run(
             [
                 sys.executable,
                 "bench/tables.py",
                 *["--tables", "4", "--rate", "2", "--duration", "2", "--warmup", "3"],
+                "--baseline",
             ],
             cwd=ROOT,
             env=env,
             capture_output=True,
             text=True,
-            timeout=180,
+            timeout=240,
         )
     assert run.returncode == 0, run.stderr
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
-    assert figures["seq_gaps"] == 0 and figures["errors"] == {}
-    assert figures["moves_per_s"] > 0 and figures["p99_ms"] is not None
-    assert figures["sockets"] == 12 and figures["all_connected_s"] is not None
+    *runs, summary = [json.loads(line) for line in run.stdout.strip().splitlines()]
+    assert [r["server"] for r in runs] == ["mediana", "floor"]
+    for figures in runs:
+        assert figures["seq_gaps"] == 0 and figures["errors"] == {}, figures
+        assert figures["failed_sockets"] == {}, figures
+        assert figures["moves_per_s"] > 0 and figures["p99_ms"] is not None
+        assert figures["sockets"] == 12 and figures["all_connected_s"] is not None
+        assert figures["server_cpu_ms_per_move"] > 0
+    (point,) = summary["summary"]
+    mediana, floor = runs
+    assert point["cpu_per_move_vs_floor"] == round(
+        mediana["server_cpu_ms_per_move"] / floor["server_cpu_ms_per_move"], 2
+    )
+    assert set(summary["highest_rate_p99_under_100ms"]) == {"mediana", "floor"}
+    assert "| 4 | floor |" in run.stderr  # the table for people

@@ -185,7 +185,7 @@ def test_a_knockout_takes_no_late_entries_but_a_league_does(make_event, alice):
     league = make_event("three_five_eight", players=6, format="league", rounds=2)
     for event in (knockout, league):
         round_services.generate_round(event, by=alice)
-    with pytest.raises(LeagueError, match="a knockout takes no entries"):
+    with pytest.raises(LeagueError, match="a Knockout event takes no entries"):
         event_services.add_entry(knockout, Player.objects.create(name="late"), by=alice)
     entry = event_services.add_entry(league, Player.objects.get(name="late"), by=alice)
     assert entry.event == league

@@ -72,7 +72,7 @@ def test_a_record_of_the_wrong_game_or_players_is_refused(make_event, alice):
     round_services.publish_round(round_, by=alice)
     fixture = round_.fixtures.first()
     record = record_for(fixture)
-    with pytest.raises(LeagueError, match="is a 'mediatore' game"):
+    with pytest.raises(LeagueError, match="is a Mediatore game"):
         record_result(fixture, by=alice, record={**record, "game": "mediatore"})
     with pytest.raises(LeagueError, match="not this table's seats"):
         record_result(fixture, by=alice, record={**record, "players": ["x", "y", "z"]})

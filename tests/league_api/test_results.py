@@ -83,7 +83,7 @@ def test_a_record_of_another_game_is_refused(as_alice, cup):
     response = as_alice.post(result_url(cup, fixture.pk), {"record": saichugen}, format="json")
     assert response.status_code == 400
     assert response.json() == {
-        "detail": "this record is a 'saichugen' game; the event plays 'three_five_eight'"
+        "detail": "this record is a Saichugen game; the event plays 3-5-8 (Sergeant Major)"
     }
     assert not Result.objects.exists()
 

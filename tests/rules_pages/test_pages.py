@@ -57,18 +57,18 @@ def test_every_game_has_a_page_with_its_goal_and_every_flag_and_option_explained
 
     entries = flag_entries(page)
     assert set(entries) == {f.name for f in spec.flags}, "every flag of the schema, nothing else"
-    for flag in spec.flags:
+    for flag, schema in zip(spec.flags, spec.variant_schema(), strict=True):
         dt, dd = entries[flag.name]
         assert flag.name in codes(dt)
-        if isinstance(flag.default, bool):
-            default = "on" if flag.default else "off"
-        else:
-            default = str(flag.default)  # (1 == True: no dict lookup here)
-        assert f"default: {default}" in dt.text
+        # Named and its default told as the lobby's form names them (the schema's labels).
+        assert schema["label"] in dt.text
+        assert f"default: {api.value_label(schema, flag.default)}" in dt.text
         assert len(dd.text.split()) >= 8, f"{flag.name}: no explanation"
         if flag.kind == "choice":
-            # Each option named (as the lobby's form names it) and described.
+            # Each option named (its key, and the label the lobby's form shows) and described.
             assert {str(c) for c in flag.choices} <= codes(dd), flag.name
+            for choice in flag.choices:
+                assert api.value_label(schema, choice) in dd.text, (flag.name, choice)
         if flag.kind == "int":
             assert f"from {flag.min} to {flag.max}" in dd.text, flag.name
 
