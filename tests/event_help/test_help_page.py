@@ -105,7 +105,7 @@ def test_a_variant_the_example_sheet_does_not_fit_gets_an_example_played_in_it(c
     response = client.get(help_url(event))
     assert response.status_code == 200
     page = response.content.decode()
-    assert "#flag-targets\">Targets</a>: 6-3-8" in page  # the variant, as a person reads it
+    assert '#flag-targets">Targets</a>: 6-3-8' in page  # the variant, as a person reads it
     assert sum(example_totals(page)) == 0
 
 
