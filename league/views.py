@@ -31,6 +31,7 @@ from league.ratings.services import rating_then
 from league.services import organizers as organizer_services
 from league.services import registration
 from league.services.event_times import zone
+from league.services.ledger import LEDGER_FIELDS, ledger_rows
 from league.services.organizers import display_name
 from league.services.permissions import can_manage, can_organize, can_see
 from league.services.round_rules import round_notes
@@ -242,20 +243,7 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-ledger.csv"'
     writer = csv_safe.writer(response)  # player names are anyone's text: no formulas
     writer.writerow(["round", "table", "deal", "seat", "player_id", "player", "score", "payout"])
-    rows = (
-        LedgerEntry.objects.filter(event=event)
-        .order_by("round__number", "fixture__number", "deal", "seat")
-        .values_list(
-            "round__number",
-            "fixture__number",
-            "deal",
-            "seat",
-            "player_id",
-            "player__name",
-            "score",
-            "payout",
-        )
-    )
+    rows = ledger_rows(event).values_list(*LEDGER_FIELDS)
     # A person reads this file: deals count from 1 here (the ledger and records count from 0).
     for number, table, deal, *rest in rows.iterator(chunk_size=2000):
         writer.writerow([number, table, deal + 1, *rest])

@@ -13,36 +13,16 @@ from itertools import groupby
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from gameplay import api as gameplay
-from league.models import Event, LedgerEntry
+from league.services.ledger import ledger_rows
 from league.views import visible_event
 
 # Deals per page: a page holds this many deals times the game's seats rows.
 LEDGER_PAGE_DEALS = 100
-
-
-def ledger_rows(event: Event) -> QuerySet:
-    """The event's ledger rows in the CSV's order, with what the page shows of each."""
-    return (
-        LedgerEntry.objects.filter(event=event)
-        .order_by("round__number", "fixture__number", "deal", "seat")
-        .values(
-            "round__number",
-            "fixture__number",
-            "fixture_id",
-            "deal",
-            "seat",
-            "player_id",
-            "player__name",
-            "score",
-            "payout",
-        )
-    )
 
 
 def ledger_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,0 +1,28 @@
+"""An event's ledger rows in the one order its readers use (`ledger.csv` and the ledger page)."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from league.models import Event, LedgerEntry
+
+# What a reader of the ledger gets of each row, in the CSV's column order (fixture_id: links).
+LEDGER_FIELDS = (
+    "round__number",
+    "fixture__number",
+    "deal",
+    "seat",
+    "player_id",
+    "player__name",
+    "score",
+    "payout",
+)
+
+
+def ledger_rows(event: Event) -> QuerySet:
+    """One row per seat per deal of every counting result, in round, table, deal, seat order."""
+    return (
+        LedgerEntry.objects.filter(event=event)
+        .order_by("round__number", "fixture__number", "deal", "seat")
+        .values(*LEDGER_FIELDS, "fixture_id")
+    )
