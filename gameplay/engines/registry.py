@@ -54,6 +54,15 @@ class GameSpec:
     def defaults(self) -> dict[str, Any]:
         return {f.name: f.default for f in self.flags}
 
+    @property
+    def determiniser(self) -> Any:
+        """The game's determiniser (``gameplay/engines/determinisers/``): worlds consistent
+        with one seat's view, for search bots (docs/bots.md, "Determinisers"). Imported on
+        first use: the table server never needs it."""
+        from .determinisers import get_determiniser
+
+        return get_determiniser(self.name)
+
 
 _SPECS: dict[str, GameSpec] = {
     e.GAME: GameSpec(e.GAME, e.DISPLAY, e.SEATS, e.FLAGS, e) for e in ENGINES
