@@ -16,7 +16,7 @@ with the same clients; nobody else needs to. Per move it does exactly this, and 
    prepared after a few runs): the same unique `(table, seq)` index makes the move applied once
    (a lost race is answered `stale`, as Mediana answers it);
 4. **one Redis pipeline** publishing the per-receiver states of the new seq (one per seat and the
-   spectators', as Mediana publishes them whether or not anyone watches);
+   spectators' when they watch, as Mediana publishes it only then);
 5. **read them back** from its Redis subscription (one Pub/Sub connection per process, one
    channel per receiver with a socket here) and send each to its sockets in seq order: 3 frames,
    plus the spectator's when one watches. A socket that missed a seq is sent what it missed.
@@ -178,8 +178,13 @@ class Floor:
     """The floor server's state: its tables, its database connections and its subscription.
     The transport (`websockets`' server or uvicorn's, below) only hands it sockets and frames."""
 
-    def __init__(self, lines: list[Line], db: list[Any], redis: Any, prefix: str) -> None:
+    def __init__(
+        self, lines: list[Line], db: list[Any], redis: Any, prefix: str, watched: bool = False
+    ) -> None:
         self.tables: dict[str, FloorTable] = {}
+        # As Mediana (`Table.watchers`): the spectators' state is published only when somebody
+        # watches; the bench says so (`--watched` when it puts spectator sockets on the tables).
+        self.watched = watched
         for line in lines:
             n = len(line.steps[0].texts)
             channels = [f"{prefix}.{line.table}.{r}" for r in range(n)]
@@ -307,7 +312,8 @@ class Floor:
         """Every receiver's state at `seq`, in one pipelined round trip (`<seq> <text>`)."""
         pipe = self.redis.pipeline(transaction=False)
         prefix = b"%d " % seq
-        for index, channel in enumerate(table.channels):
+        channels = table.channels if self.watched else table.channels[: len(table.line.tokens)]
+        for index, channel in enumerate(channels):
             pipe.publish(channel, prefix + table.text(seq, index))
         await pipe.execute()
 
@@ -429,7 +435,7 @@ async def serve(args: argparse.Namespace) -> None:
         for _ in range(args.db_connections)
     ]
     client = redis.asyncio.Redis.from_url(args.redis_url)
-    floor = Floor(lines, db, client, args.prefix)
+    floor = Floor(lines, db, client, args.prefix, watched=args.watched)
     await floor.resume()
     await floor.pubsub.subscribe(f"{args.prefix}.control")  # never empty: get_message blocks
     reader = asyncio.create_task(floor.read_back())
@@ -480,6 +486,9 @@ def main() -> None:
     parser.add_argument("--db-connections", type=int, default=4)
     parser.add_argument("--prefix", default="floor", help="Redis channel prefix")
     parser.add_argument("--no-deflate", action="store_true", help="no permessage-deflate")
+    parser.add_argument(
+        "--watched", action="store_true", help="spectators watch: publish their state too"
+    )
     parser.add_argument(
         "--transport",
         choices=["uvicorn", "websockets"],

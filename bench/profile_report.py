@@ -66,7 +66,7 @@ INCLUSIVE = [
         "services/after_commit.py",
         "after_commit",
     ),
-    ("state_payload (all receivers)", "services/payloads.py", "state_payload"),
+    ("state_messages (all receivers, with texts)", "services/payloads.py", "state_messages"),
     ("notify.send_states", "services/notify.py", "send_states"),
     ("notify._publish (the pipeline)", "services/notify.py", "_publish"),
     ("consumer.table_state (forwards)", "consumers/table.py", "table_state"),

@@ -215,8 +215,7 @@ def time_move_path(timers: Timers) -> None:
     timers.wrap(claim, "state_text", "claim.state_text (state column JSON)")
     # play_action calls after_commit through its own name (run at once: autocommit).
     timers.wrap(play, "after_commit", "after_commit (payloads + publish hand-off)")
-    timers.wrap(after_commit, "state_payload", "state_payload (one receiver)")
-    timers.wrap(notify, "state_text", "notify.state_text (one payload's JSON)")
+    timers.wrap(after_commit, "state_messages", "state_messages (all receivers, with texts)")
     timers.wrap(notify, "_publish", "notify._publish (pipeline, on the loop)")
     timers.wrap(table.TableConsumer, "receive", "consumer.receive (whole act, on the loop)")
     timers.wrap(table.TableConsumer, "table_state", "consumer.table_state (one forward)")

@@ -394,6 +394,8 @@ def bench_floor(args: Any, tables: list[dict[str, Any]], lines_file: Path) -> di
             floor_args += ["--transport", args.floor_transport]
             if args.floor_no_deflate:
                 floor_args.append("--no-deflate")
+            if args.watchers:
+                floor_args.append("--watched")
             if args.profile:
                 command = profiled(args, "floor", port, floor_args)
             else:

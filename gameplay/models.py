@@ -92,6 +92,10 @@ class Table(models.Model):
     # Bumped by every change of the seats (join, leave, resign): cached seats and snapshots of
     # an older revision are stale, and a move claimed with one is refused (claim.py).
     seats_rev = models.PositiveIntegerField(default=0)
+    # Spectator connections open now, in every process (`gameplay/services/watchers.py`): the
+    # claim returns it, and a move nobody watches builds no spectators' state. Written only by
+    # single UPDATEs (never by a save of the row); a crashed process may leave it too high.
+    watchers = models.PositiveIntegerField(default=0)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )

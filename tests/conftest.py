@@ -33,3 +33,16 @@ async def close_thread_connections():
     from django.db import connections
 
     await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def watched(monkeypatch):
+    """Every move publishes the spectators' state, as at a table somebody watches.
+
+    A move nobody watches skips it (`Table.watchers`, docs/tables.md "Watchers"); tests that
+    check the spectators' states of tables without spectator sockets (leaks, summaries) use this.
+    """
+    from gameplay.services import play
+
+    real = play.after_commit
+    monkeypatch.setattr(play, "after_commit", lambda *a, watchers=None, **k: real(*a, **k))

@@ -7,6 +7,7 @@ and no table state beyond the last seq it sent; when a seq is missing it re-read
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -14,7 +15,6 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -22,7 +22,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from gameplay.consumers import limits
-from gameplay.services import notify, payloads, play, presence, runner
+from gameplay.consumers.dispatch import InTurnDispatchMixin
+from gameplay.services import notify, payloads, play, pool, presence, runner, watchers
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.identity import identify
 
@@ -33,7 +34,8 @@ MAX_DEPTH = 16  # nesting of objects and arrays; the protocol's own messages nee
 
 
 def in_pool(func: Any) -> Any:
-    """Run a service call in the thread pool, not Channels' single database thread.
+    """Run a service call in the thread pool (`services/pool.py`), not Channels' single
+    database thread.
 
     Tables are independent and every write is claimed on its seq in the database, so their
     calls may run in parallel; one shared thread serializes every database round trip of the
@@ -44,13 +46,15 @@ def in_pool(func: Any) -> Any:
     if wrapped is None:
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            close_old_connections()
             try:
                 return func(*args, **kwargs)
             finally:
+                # The thread's connection goes back to the database pool (CONN_MAX_AGE is 0,
+                # which the pool requires), so every call of these threads, which run nothing
+                # else, starts without one: no check is needed before it.
                 close_old_connections()
 
-        wrapped = _in_pool[func] = sync_to_async(call, thread_sensitive=False)
+        wrapped = _in_pool[func] = functools.partial(pool.run, call)
     return wrapped
 
 
@@ -169,8 +173,11 @@ def parse_act(content: dict[str, Any]) -> tuple[int, dict[str, Any], str | None]
     return seq, action, client_id
 
 
-class TableConsumer(AsyncWebsocketConsumer):
-    """One connection at one table: a seat (by token or session) or a spectator."""
+class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
+    """One connection at one table: a seat (by token or session) or a spectator.
+
+    Its messages are handled one at a time by `InTurnDispatchMixin`'s loop (Channels'
+    semantics, fewer tasks and waits per message: `consumers/dispatch.py`)."""
 
     table_id: str
     seat: int | None
@@ -180,6 +187,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     race_lost_at: int
     spectator_slot: limits.SpectatorSlot | None = None  # a spectator's place in its address's cap
     revoked = False  # closed because its seat changed: it sends and applies nothing more
+    watching = False  # a spectator counted in the table's `watchers` (services/watchers.py)
 
     async def connect(self) -> None:
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -207,6 +215,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.join()
         except BaseException:
             self.release_slot()  # disconnect() may never run for a consumer that raised
+            await self.stop_watching()
             raise
 
     async def first_connection(self) -> None:
@@ -234,6 +243,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             float(getattr(settings, "GAMEPLAY_RATE_PER_SECOND", 20)),
             float(getattr(settings, "GAMEPLAY_RATE_BURST", 40)),
         )
+        if self.seat is None:
+            # Counted (committed) before it joins and reads: a move claimed with a count of 0
+            # sends no spectators' state, and this connection's first read has it.
+            await in_pool(watchers.watch)(self.table_id)
+            self.watching = True  # only once counted: a count too low could lose states
         # Join the group before reading the state: a change after the read is then delivered,
         # and one already included in the read is dropped by its seq.
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -260,6 +274,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.release_slot()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.stop_watching()
+
+    async def stop_watching(self) -> None:
+        """Take this spectator off the table's count, once. A failure leaves the count too
+        high, which costs only the saving (`watchers.py`): logged, not raised."""
+        if not self.watching:
+            return
+        self.watching = False
+        try:
+            await in_pool(watchers.unwatch)(self.table_id)
+        except Exception:
+            log.exception("table %s: could not uncount a spectator", self.table_id)
 
     # ------------------------------------------------------------------ client -> server
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -21,6 +21,7 @@ import logging
 import os
 import random
 from collections.abc import Sequence
+from operator import is_not
 from typing import Any, ClassVar
 
 from . import commitment as commit
@@ -33,6 +34,9 @@ Event = dict[str, Any]
 Move = Any
 
 logger = logging.getLogger(__name__)
+
+# Compact JSON, without the check for cycles (the state is a tree): ``dump_text``'s encoder.
+_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 def event(kind: str, visible_to: Sequence[int] | None = None, /, **data: Any) -> Event:
@@ -167,8 +171,9 @@ class Match:
     )
     # ``_committed``: (the current deal's dealt hands, its commitment), not part of the state;
     # ``_explained``: (k, the ``deal_summary`` of deal k), made when deal k ended on the validated
-    # path (or once from the log for a loaded match); not part of the state either
-    __slots__ = (*COMMON, "_committed", "_explained")
+    # path (or once from the log for a loaded match); not part of the state either;
+    # ``_log_text``: (the finished deals' log entries, their JSON text), for ``dump_text``
+    __slots__ = (*COMMON, "_committed", "_explained", "_log_text")
     # The codes a ``deal_summary`` part or note of this game may carry (stable: clients key their
     # texts on them)
     SUMMARY_CODES: ClassVar[frozenset[str]] = frozenset()
@@ -227,6 +232,19 @@ class Match:
         raise NotImplementedError
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator): the part every receiver shares, then
+        the receiver's own. Engines write the two parts, not this: a change's states build the
+        shared part once for all their receivers (gameplay/services/payloads.py)."""
+        return {**self.public_view(), **self.seat_view(seat)}
+
+    def public_view(self) -> dict[str, Any]:
+        """The part of the view that is the same for every receiver, spectators included. It
+        takes no seat, so it cannot hold a card that only some seat may see."""
+        raise NotImplementedError
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """The receiver's own part of its view: ``seat``, its ``hand`` and whatever else depends
+        on who looks (``None``: a spectator). None of ``public_view``'s keys."""
         raise NotImplementedError
 
     def _why_not(self, seat: int) -> dict[int, Reason] | None:
@@ -499,13 +517,13 @@ class Match:
             "winners": list(self.winners) if self.finished else [],
         }
 
-    def _common_view(self, seat: int | None) -> dict[str, Any]:
+    def _common_view(self) -> dict[str, Any]:
+        """The public fields every game's view starts with (its ``seat`` is in ``seat_view``)."""
         totals = [sum(r["payouts"][i] for r in self.results) for i in range(self.SEATS)]
         return {
             "game": self.GAME,
             # The full variant (defaults filled in): a client or bot knows which rules apply.
             "variant": dict(self.variant),
-            "seat": seat,
             "deal": self.deal_no,
             "n_deals": self.n_deals,
             "to_act": self.to_act(),
@@ -669,6 +687,24 @@ class Match:
         state = {k: getattr(self, k) for k in (*self.COMMON, *self.STATE)}
         return {"game": self.GAME, "state": json.loads(json.dumps(state))}
 
+    def dump_text(self) -> str:
+        """``dump()`` as JSON text (the same JSON value as ``json.dumps(self.dump())``, its
+        keys in another order), cheaply enough to write on every action: the finished deals of
+        the log never change, so their text is made once per match (clones share it) and only
+        the rest is serialized each time."""
+        log = self.log
+        done = len(log) - 1  # every deal before the current one is over
+        cached = getattr(self, "_log_text", None)
+        # The same deal objects, not equal ones: a match whose log was replaced starts over.
+        if cached is None or len(cached[0]) > done or any(map(is_not, cached[0], log)):
+            cached = ((), "")
+        deals, text = cached
+        if len(deals) < done:
+            text += "".join(f"{_json(deal)}," for deal in log[len(deals) : done])
+            self._log_text = (tuple(log[:done]), text)
+        state = _json({k: getattr(self, k) for k in (*self.COMMON, *self.STATE) if k != "log"})
+        return f'{{"game":{_json(self.GAME)},"state":{{"log":[{text}{_json(log[-1])}],{state[1:]}}}'
+
     @classmethod
     def load(cls, data: dict[str, Any]) -> Match:
         if data.get("game") != cls.GAME:
@@ -700,3 +736,4 @@ class Match:
         m.winners = self.winners[:]
         m._committed = getattr(self, "_committed", None)  # the clone shares the dealt hands
         m._explained = getattr(self, "_explained", None)  # and the last deal's summary
+        m._log_text = getattr(self, "_log_text", None)  # and the finished deals' JSON

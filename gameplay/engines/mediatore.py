@@ -1452,34 +1452,12 @@ class MediatoreMatch(Match):
         called = self.called
         return called in self.trick or any(called in t[1:5] for t in self.tricks)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator). The secret of Chiamo stays secret:
-        ``partner`` and ``alone`` are ``None`` for everyone who cannot know them yet."""
-        v = self._common_view(seat)
+    def public_view(self) -> dict[str, Any]:
+        v = self._common_view()
         codes = DECK.codes
         code = DECK.code_of
-        d = self.declarer
         c = self.contract
-        is_decl = seat is not None and seat == d
         over = self.phase == OVER
-        partner: int | None = None
-        alone: bool | None = None
-        if c == CHIAMO and self.called >= 0:
-            if over or self._called_played():
-                partner = None if self.partner < 0 else self.partner
-                alone = self.partner < 0
-            elif seat is not None and seat == self.partner:
-                partner = seat  # he holds the called card: his own knowledge
-                alone = False
-            elif is_decl and self.partner < 0:
-                alone = True  # he took the monte with the called card in it
-        elif c > CHIAMO:
-            alone = True
-        # The original monte: public when shown (Mediatore, Solo), else only to the declarer who
-        # took (Chiamo) or viewed (Solissimo) it.
-        shown = c in (MEDIATORE, SOLO) and (c == SOLO or self.called >= 0)
-        seen = shown or (is_decl and (c == SOLISSIMO or (c == CHIAMO and self.called >= 0)))
-        discarded = (c in (CHIAMO, MEDIATORE, SOLO) and self.phase == PLAY) or (over and c >= 0)
         v.update(
             {
                 "dealer": self.dealer,
@@ -1494,22 +1472,10 @@ class MediatoreMatch(Match):
                 ],
                 "passed": self.out[:],
                 "high_bid": None if self.high < 0 else CONTRACTS[self.high],
-                "declarer": None if d < 0 else d,
+                "declarer": None if self.declarer < 0 else self.declarer,
                 "contract": None if c < 0 else CONTRACTS[c],
                 "called": None if self.called < 0 else code[self.called],
                 "giver": self.giver if c == MEDIATORE and self.giver >= 0 else None,
-                "partner": partner,
-                "alone": alone,
-                "monte": {
-                    "shown": codes(self.orig_monte) if shown or over else None,
-                    "seen": codes(self.orig_monte) if seen or over else None,
-                    "new": (codes(self.monte) if discarded and (is_decl or over) else None),
-                },
-                "given": (
-                    code[self.given]
-                    if self.given >= 0 and (over or seat in (d, self.giver))
-                    else None
-                ),
                 "hand_sizes": [len(h) for h in self.hands],
                 "leader": self.leader,
                 "trick": [
@@ -1532,6 +1498,49 @@ class MediatoreMatch(Match):
                 "suits": {s: SUIT_NAMES[s] for s in SUITS},
             }
         )
+        return v
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """What depends on who looks (``None``: a spectator). The secret of Chiamo stays secret:
+        ``partner`` and ``alone`` are ``None`` for everyone who cannot know them yet."""
+        codes = DECK.codes
+        d = self.declarer
+        c = self.contract
+        is_decl = seat is not None and seat == d
+        over = self.phase == OVER
+        partner: int | None = None
+        alone: bool | None = None
+        if c == CHIAMO and self.called >= 0:
+            if over or self._called_played():
+                partner = None if self.partner < 0 else self.partner
+                alone = self.partner < 0
+            elif seat is not None and seat == self.partner:
+                partner = seat  # he holds the called card: his own knowledge
+                alone = False
+            elif is_decl and self.partner < 0:
+                alone = True  # he took the monte with the called card in it
+        elif c > CHIAMO:
+            alone = True
+        # The original monte: public when shown (Mediatore, Solo), else only to the declarer who
+        # took (Chiamo) or viewed (Solissimo) it.
+        shown = c in (MEDIATORE, SOLO) and (c == SOLO or self.called >= 0)
+        seen = shown or (is_decl and (c == SOLISSIMO or (c == CHIAMO and self.called >= 0)))
+        discarded = (c in (CHIAMO, MEDIATORE, SOLO) and self.phase == PLAY) or (over and c >= 0)
+        v: dict[str, Any] = {
+            "seat": seat,
+            "partner": partner,
+            "alone": alone,
+            "monte": {
+                "shown": codes(self.orig_monte) if shown or over else None,
+                "seen": codes(self.orig_monte) if seen or over else None,
+                "new": (codes(self.monte) if discarded and (is_decl or over) else None),
+            },
+            "given": (
+                DECK.code_of[self.given]
+                if self.given >= 0 and (over or seat in (d, self.giver))
+                else None
+            ),
+        }
         if seat is not None:
             v["hand"] = codes(sorted(self.hands[seat]))
         return v

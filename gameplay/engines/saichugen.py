@@ -514,8 +514,8 @@ class SaichugenMatch(Match):
             raise not_held(DECK.code_of[card])
         return card, {"act": "commit", "card": DECK.code_of[card]}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        v = self._common_view(seat)
+    def public_view(self) -> dict[str, Any]:
+        v = self._common_view()
         codes = DECK.codes
         v.update(
             {
@@ -540,8 +540,12 @@ class SaichugenMatch(Match):
                 "suits": {s: SUIT_NAMES[s] for s in DECK.suits},
             }
         )
+        return v
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        v: dict[str, Any] = {"seat": seat}
         if seat is not None:
-            v["hand"] = codes(sorted(self.hands[seat]))
+            v["hand"] = DECK.codes(sorted(self.hands[seat]))
             mine = self.commits[seat]
             v["my_commit"] = None if mine == -1 else DECK.code_of[mine]
         return v

@@ -1421,8 +1421,8 @@ class SchieberamschMatch(Match):
             return ("discard", tuple(cards)), {"act": "discard", "cards": DECK.codes(cards)}
         return (act,), {"act": act}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        v = self._common_view(seat)
+    def public_view(self) -> dict[str, Any]:
+        v = self._common_view()
         c = DECK.codes
         d = self.declarer
         v.update(
@@ -1459,12 +1459,17 @@ class SchieberamschMatch(Match):
                 "suits": {s: SUIT_NAMES[s] for s in SUITS},
             }
         )
+        if self.phase == OVER:
+            v["skat"] = c(self.skat)
+        return v
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        v: dict[str, Any] = {"seat": seat}
         if seat is not None:
+            c = DECK.codes
             v["hand"] = c(sorted(self.hands[seat]))
             mine = self.taken[seat]
             v["skat_seen"] = (
                 {"taken": c(mine[0]), "put": c(mine[1]) if mine[1] else None} if mine else None
             )
-        if self.phase == OVER:
-            v["skat"] = c(self.skat)
         return v

@@ -1050,10 +1050,9 @@ class ThreeFiveEightMatch(Match):
             raise refuse("bid_too_low", f"bid more than {self.high}", high=self.high)
         return ("bid", tricks), {"act": "bid", "tricks": tricks}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        v = self._common_view(seat)
+    def public_view(self) -> dict[str, Any]:
+        v = self._common_view()
         c = self._c
-        dealer_sees = seat is not None and seat == self.hdealer
         v.update(
             {
                 "dealer": self.hdealer,
@@ -1064,32 +1063,10 @@ class ThreeFiveEightMatch(Match):
                 "cum": self.cum[:],
                 "trump": None if self.trump < 0 else SUITS[self.trump],
                 "hand_sizes": [len(h) for h in self.hands],
-                "kitty": {
-                    "size": len(self.kitty),
-                    "taken": self.kitty_taken,
-                    "cards": c(self.kitty) if dealer_sees and self.kitty_taken else None,
-                },
-                "discards": {
-                    "count": len(self.discards),
-                    "cards": c(self.discards) if dealer_sees else None,
-                },
                 "bids": [
                     {"seat": s, "act": "bid", "tricks": n} if n else {"seat": s, "act": "pass"}
                     for s, n in self.bids
                 ],
-                "exchange": {
-                    "pending": [{"from": g, "to": r, "count": k} for g, r, k in self.plan],
-                    "passes": [
-                        {
-                            "from": g,
-                            "to": r,
-                            "count": len(given),
-                            "cards": c(given) if seat in (g, r) else None,
-                            "returned": c(back) if seat in (g, r) else None,
-                        }
-                        for g, r, given, back in self.passes
-                    ],
-                },
                 "leader": self.leader,
                 "trick": [
                     {"seat": (self.leader + i) % 3, "card": FRENCH52.code_of[x]}
@@ -1101,6 +1078,37 @@ class ThreeFiveEightMatch(Match):
                 "suits": {s: SUIT_NAMES[s] for s in SUITS},
             }
         )
+        return v
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        # The kitty, the discards and the exchange show their cards to some seats only.
+        c = self._c
+        dealer_sees = seat is not None and seat == self.hdealer
+        v: dict[str, Any] = {
+            "seat": seat,
+            "kitty": {
+                "size": len(self.kitty),
+                "taken": self.kitty_taken,
+                "cards": c(self.kitty) if dealer_sees and self.kitty_taken else None,
+            },
+            "discards": {
+                "count": len(self.discards),
+                "cards": c(self.discards) if dealer_sees else None,
+            },
+            "exchange": {
+                "pending": [{"from": g, "to": r, "count": k} for g, r, k in self.plan],
+                "passes": [
+                    {
+                        "from": g,
+                        "to": r,
+                        "count": len(given),
+                        "cards": c(given) if seat in (g, r) else None,
+                        "returned": c(back) if seat in (g, r) else None,
+                    }
+                    for g, r, given, back in self.passes
+                ],
+            },
+        }
         if seat is not None:
             v["hand"] = c(sorted(self.hands[seat]))
         return v

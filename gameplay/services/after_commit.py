@@ -14,7 +14,7 @@ from django.utils import timezone
 from gameplay.engines import Match
 from gameplay.models import Table
 from gameplay.services import cache, notify, runner
-from gameplay.services.payloads import state_payload
+from gameplay.services.payloads import state_messages
 from gameplay.signals import match_finished
 
 logger = logging.getLogger(__name__)
@@ -22,20 +22,29 @@ logger = logging.getLogger(__name__)
 FINISHED = Table.Status.FINISHED
 
 
-def after_commit(snap: cache.Snapshot, match: Match, bots_due: bool, final: bool = False) -> None:
+def after_commit(
+    snap: cache.Snapshot,
+    match: Match,
+    bots_due: bool,
+    final: bool = False,
+    *,
+    watchers: int | None = None,
+) -> None:
     """Send every receiver its state, put the match back in the cache, then announce the end of
-    the match or queue the next bot. `final`: a change that kept the seq (a forfeit)."""
-    now = timezone.now()
-    payloads = {
-        seat.number: state_payload(snap, match, seat.number, now)
-        for seat in cache.seats_of(snap.id, snap.seats_rev)
-    }
-    if snap.allow_spectators:
-        payloads[None] = state_payload(snap, match, None, now)
+    the match or queue the next bot. `final`: a change that kept the seq (a forfeit).
+    `watchers`: the table's spectator count as of the claim (`watchers.py`); 0 sends the
+    spectators nothing (each one's first read has this seq), None (not known) sends it."""
+    receivers: list[int | None] = [s.number for s in cache.seats_of(snap.id, snap.seats_rev)]
+    if snap.allow_spectators and watchers != 0:
+        receivers.append(None)
+    # Built and serialized before the match goes back: the next writer may change it at once.
+    payloads, texts = state_messages(snap, match, receivers, timezone.now())
     if not final:
         cache.put(snap.id, snap.seq, match, snap)
     try:
-        notify.send_states(snap.id, snap.seq, payloads, final=final, seats_rev=snap.seats_rev)
+        notify.send_states(
+            snap.id, snap.seq, payloads, final=final, seats_rev=snap.seats_rev, texts=texts
+        )
     except Exception:  # the change is committed; consumers re-read on the next gap or sync
         logger.exception("could not notify table %s at seq %s", snap.id, snap.seq)
     if snap.status == FINISHED:

@@ -6,7 +6,8 @@ lock: it is race-safe on PostgreSQL (the second writer blocks on the row, then r
 WHERE clause against the committed row and updates nothing) and on SQLite (writers are
 serialized), while `select_for_update` is a no-op on SQLite. On PostgreSQL the claim and the
 log insert are one statement, written here instead of through the ORM because a move is the
-server's hottest path (docs/performance.md, "Tables").
+server's hottest path (docs/performance.md, "Tables"). The claim also returns the table's
+spectator count as of the claim (`watchers.py` argues why that count is safe to act on).
 """
 
 from __future__ import annotations
@@ -31,10 +32,20 @@ class JsonText:
     text: str
 
 
+@dataclass(frozen=True)
+class Claimed:
+    """A claim that won: `watchers` is the table's spectator count as of the claim (an
+    increment committed before it is counted; one after it waited for the claim's commit)."""
+
+    watchers: int
+
+
 def state_text(match: Match) -> JsonText:
-    """`json.dumps(match.dump())` without `dump()`'s copy through JSON: the same text."""
-    state = {k: getattr(match, k) for k in (*match.COMMON, *match.STATE)}
-    return JsonText(json.dumps({"game": match.GAME, "state": state}))
+    """The state column's value, `match.dump()`, as JSON text without `dump()`'s copy through
+    JSON, and without serializing the log's finished deals again on every move
+    (`Match.dump_text`): the same JSON value, keys in another order (PostgreSQL keeps jsonb,
+    which has no order; elsewhere the value is parsed and written by the ORM)."""
+    return JsonText(match.dump_text())
 
 
 _ACTION_COLUMNS = ("seq", "seat", "action", "client_id", "kind", "created_at")
@@ -56,8 +67,8 @@ def _claim_statement(table_fields: tuple[str, ...]) -> tuple[str, tuple[bool, ..
         json_field = isinstance(field, models.JSONField)
         sets.append(f"{q(field.column)} = %s{'::jsonb' if json_field else ''}")
         is_json.append(json_field)
-    pk, seq_col, status_col, rev_col = (
-        q(table_meta.get_field(f).column) for f in ("id", "seq", "status", "seats_rev")
+    pk, seq_col, status_col, rev_col, watchers_col = (
+        q(table_meta.get_field(f).column) for f in ("id", "seq", "status", "seats_rev", "watchers")
     )
     is_json += [False, False, False, False]
     columns, values = [], []
@@ -70,10 +81,11 @@ def _claim_statement(table_fields: tuple[str, ...]) -> tuple[str, tuple[bool, ..
     sql = (
         f"WITH claimed AS (UPDATE {q(table_meta.db_table)} SET {', '.join(sets)} "
         f"WHERE {pk} = %s AND {seq_col} = %s AND {status_col} = %s AND {rev_col} = %s "
-        f"RETURNING {pk}) "
+        f"RETURNING {pk}, {watchers_col}) "
         f"INSERT INTO {q(action_meta.db_table)} "
         f"({q(action_meta.get_field('table').column)}, {', '.join(columns)}) "
-        f"SELECT {pk}, {', '.join(values)} FROM claimed"
+        f"SELECT {pk}, {', '.join(values)} FROM claimed "
+        f"RETURNING (SELECT {watchers_col} FROM claimed)"
     )
     _claim_sql[table_fields] = (sql, tuple(is_json))
     return _claim_sql[table_fields]
@@ -87,15 +99,17 @@ def _json_param(value: Any) -> str | None:
 
 def claim(
     table_id: str, seq: int, fields: dict[str, Any], action_row: dict[str, Any], *, seats_rev: int
-) -> bool:
+) -> Claimed | None:
     """Move the table from `seq` to `seq + 1` (if it is still there, playing, and its seats are
-    still at `seats_rev`) and append the action, atomically; False when another writer moved it
-    first, or the seats changed (a resignation) since the caller's snapshot.
+    still at `seats_rev`) and append the action, atomically, with the table's spectator count
+    as of the claim; None when another writer moved it first, or the seats changed (a
+    resignation) since the caller's snapshot.
 
     On PostgreSQL one statement (a data-modifying CTE: the INSERT takes the row the UPDATE
-    claimed, so a lost claim inserts nothing), committed by itself; elsewhere (SQLite) the same
-    two statements in a transaction. An id already applied fails the unique (table, seat,
-    client_id) constraint: `IntegrityError`, and nothing of this is kept.
+    claimed, so a lost claim inserts nothing; it returns the count the UPDATE saw), committed
+    by itself; elsewhere (SQLite) the same two statements and a read of the count in a
+    transaction that holds the write lock. An id already applied fails the unique (table,
+    seat, client_id) constraint: `IntegrityError`, and nothing of this is kept.
     """
     conn = connections[Table.objects.db]
     if conn.vendor != "postgresql":
@@ -106,9 +120,12 @@ def claim(
             claimed = Table.objects.filter(
                 pk=table_id, seq=seq, status=PLAYING, seats_rev=seats_rev
             ).update(**values)
-            if claimed:
-                Action.objects.create(table_id=table_id, **action_row)
-        return bool(claimed)
+            if not claimed:
+                return None
+            Action.objects.create(table_id=table_id, **action_row)
+            # After this transaction's own UPDATE: no increment can commit in between.
+            rows = Table.objects.filter(pk=table_id).values_list("watchers", flat=True)
+            return Claimed(rows[0])
     sql, is_json = _claim_statement(tuple(fields))
     raw = [
         *fields.values(),
@@ -123,7 +140,10 @@ def claim(
     savepoint = transaction.atomic() if conn.in_atomic_block else nullcontext()
     with savepoint, conn.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount == 1
+        # The driver's fetchone, not Django's wrapper of it (which builds an error-translating
+        # wrapper per call, dearer than the row): the row is in hand, nothing can fail here.
+        row = cursor.cursor.fetchone()
+    return None if row is None else Claimed(row[0])
 
 
 def log_since(table_id: str, after_seq: int) -> list[tuple[Any, ...]] | None:

@@ -217,7 +217,8 @@ def _apply(
         "created_at": now,
     }
     # The claim: exactly one writer moves the table from seq N to N+1.
-    if not claim.claim(table_id, seq, fields, action_row, seats_rev=snap.seats_rev):
+    claimed = claim.claim(table_id, seq, fields, action_row, seats_rev=snap.seats_rev)
+    if claimed is None:
         raise TableError("stale", "another action was applied first")
     new_snap = replace(
         snap,
@@ -228,7 +229,9 @@ def _apply(
         finished_at=finished_at,
         last_kind=kind,
     )
-    transaction.on_commit(lambda: after_commit(new_snap, match, bots_due))
+    # The spectator count as of the claim: none, and nobody is sent a spectators' state.
+    watchers = claimed.watchers
+    transaction.on_commit(lambda: after_commit(new_snap, match, bots_due, watchers=watchers))
     return Played(new_seq, applied=True)
 
 

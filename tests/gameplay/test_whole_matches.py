@@ -14,7 +14,10 @@ from tests.engines.oracles import KNOWABLE
 
 from .conftest import make_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("match_cache")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("match_cache", "watched"),
+]
 
 GAMES = [g.name for g in registry.games()]
 

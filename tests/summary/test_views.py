@@ -25,6 +25,8 @@ from gameplay.services import matches, notify, play
 from tests.gameplay.conftest import make_table, make_users, token
 
 GAMES = [g.name for g in registry.games()]
+# The spectators' states are checked too, as at a table somebody watches.
+pytestmark = pytest.mark.usefixtures("watched")
 
 
 @pytest.fixture
