@@ -209,7 +209,7 @@ def time_move_path(timers: Timers) -> None:
 
     timers.wrap(play, "play_action", "play_action (service, in the pool)")
     # in_pool's wrapper runs it before and after every service call (the pool checkout/return).
-    timers.wrap(table, "close_old_connections", "close_old_connections (in_pool, twice)")
+    timers.wrap(table, "close_old_connections", "close_old_connections (in_pool, once a call)")
     timers.wrap(play, "_apply", "play._apply (engine apply, claim, fields)")
     timers.wrap(claim, "claim", "claim.claim (the statement)")
     timers.wrap(claim, "state_text", "claim.state_text (state column JSON)")
