@@ -28,7 +28,7 @@ refused by the same code that refuses a player.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import factorial
@@ -319,6 +319,25 @@ def trick_cards(view: dict[str, Any], seats: int) -> list[tuple[int, list[tuple[
     if view.get("trick"):
         out.append((view["trick"][0]["seat"], [(p["seat"], p["card"]) for p in view["trick"]]))
     return out
+
+
+def dealt_hands(
+    view: dict[str, Any],
+    holding: Holding,
+    tricks: list[tuple[int, list[tuple[int, str]]]],
+    parse: Callable[[str], int],
+    seats: int,
+) -> dict[int, set[int]]:
+    """Each seat's cards as the deal gave them before any trick: the world's `holding` (the
+    viewing seat's own hand from the view), plus what each seat has played to the tricks."""
+    me = view["seat"]
+    full = {
+        s: set(holding[s]) if s != me else {parse(c) for c in view["hand"]} for s in range(seats)
+    }
+    for _leader, cards in tricks:
+        for seat, code in cards:
+            full[seat].add(parse(code))
+    return full
 
 
 def ordered(cards: Iterable[int], *known: Sequence[int] | None) -> list[int]:

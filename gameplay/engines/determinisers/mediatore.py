@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from ..mediatore import DECK, SUIT_OF, MediatoreMatch
-from .base import Determiniser, History, Holding, Slots, ordered, trick_cards
+from .base import Determiniser, History, Holding, Slots, dealt_hands, ordered, trick_cards
 
 MONTE = "monte"
 
@@ -74,15 +74,9 @@ class MediatoreDeterminiser(Determiniser):
         return Slots(pool, counts, allowed)
 
     def histories(self, view: dict[str, Any], holding: Holding) -> Iterator[History]:
-        me = view["seat"]
         parse, codes, code = DECK.parse, DECK.codes, DECK.code_of
         tricks = trick_cards(view, 4)
-        full = {
-            s: set(holding[s]) if s != me else {parse(c) for c in view["hand"]} for s in range(4)
-        }
-        for _leader, cards in tricks:
-            for seat, c in cards:
-                full[seat].add(parse(c))
+        full = dealt_hands(view, holding, tricks, parse, 4)
         known_monte = self._known_monte(view)
         monte = view["monte"]
         orig = monte["shown"] or monte["seen"]

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from ..schieberamsch import DECK, SchieberamschMatch, follow_suit
-from .base import Determiniser, History, Holding, Slots, ordered, trick_cards
+from .base import Determiniser, History, Holding, Slots, dealt_hands, ordered, trick_cards
 
 SKAT = "skat"
 
@@ -84,12 +84,7 @@ class SchieberamschDeterminiser(Determiniser):
         me = view["seat"]
         parse, codes = DECK.parse, DECK.codes
         tricks = trick_cards(view, 3)
-        full = {
-            s: set(holding[s]) if s != me else {parse(c) for c in view["hand"]} for s in range(3)
-        }
-        for _leader, cards in tricks:
-            for seat, code in cards:
-                full[seat].add(parse(code))
+        full = dealt_hands(view, holding, tricks, parse, 3)
         pickups = _pickups(view)
         pending = _pending(view)
         k = len(pickups)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..cards import FRENCH51, FRENCH52
 from ..three_five_eight import ThreeFiveEightMatch, returns_for
-from .base import Determiniser, History, Holding, Slots, ordered, trick_cards
+from .base import Determiniser, History, Holding, Slots, dealt_hands, ordered, trick_cards
 
 KITTY = "kitty"
 DISCARDS = "discards"
@@ -115,12 +115,7 @@ class ThreeFiveEightDeterminiser(Determiniser):
         deck = FRENCH51 if view["variant"]["targets"] == "6-3-8" else FRENCH52
         parse, codes = deck.parse, deck.codes
         tricks = trick_cards(view, 3)
-        full = {
-            s: set(holding[s]) if s != me else {parse(c) for c in view["hand"]} for s in range(3)
-        }
-        for _leader, cards in tricks:
-            for seat, code in cards:
-                full[seat].add(parse(code))
+        full = dealt_hands(view, holding, tricks, parse, 3)
         h = view["dealer"]
         kitty, dis = view["kitty"], view["discards"]
         take_first = view["variant"]["kitty_mode"] == "take_then_discard"
