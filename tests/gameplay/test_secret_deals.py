@@ -30,6 +30,9 @@ pytestmark = [
 
 db = database_sync_to_async
 N_DEALS = {"saichugen": 2, "three_five_eight": 2, "schieberamsch": 3, "mediatore": 3}
+# 3-5-8 ends a match at once when a hand gives one seat 12 tricks (1.5% of random hands), which
+# would leave these tests a single deal: only all 16 tricks end it here.
+VARIANT = {"three_five_eight": {"win_tricks": 16}}
 
 
 def sha256_of_deal(deal: dict[str, Any]) -> str:
@@ -67,7 +70,9 @@ async def test_every_deal_of_a_match_was_committed_to_before_it_was_played(game)
     people = await db(make_users)(
         *["ana", "ben", "cleo", "dora"][: 4 if game == "mediatore" else 3]
     )
-    table = await db(make_table)(game=game, people=people, n_deals=N_DEALS[game], seed=None)
+    table = await db(make_table)(
+        game=game, people=people, n_deals=N_DEALS[game], seed=None, variant=VARIANT.get(game)
+    )
     seat = await connect(f"/ws/tables/{table.id}/?token={await db(token)(table, 1)}")
     watcher = await connect(f"/ws/tables/{table.id}/")
     seen: list[tuple[dict[str, Any], str]] = [await state_of(seat), await state_of(watcher)]
@@ -102,7 +107,13 @@ async def test_every_deal_of_a_match_was_committed_to_before_it_was_played(game)
 
 async def test_states_replayed_after_a_gap_or_a_restart_carry_the_same_commitments():
     people = await db(make_users)("ana", "ben", "cleo")
-    table = await db(make_table)(game="three_five_eight", people=people, n_deals=2, seed=None)
+    table = await db(make_table)(
+        game="three_five_eight",
+        people=people,
+        n_deals=2,
+        seed=None,
+        variant=VARIANT["three_five_eight"],
+    )
     seat = await connect(f"/ws/tables/{table.id}/?token={await db(token)(table, 0)}")
     await state_of(seat)
     live: dict[int, str] = {}
