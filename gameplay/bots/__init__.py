@@ -13,6 +13,7 @@ from gameplay.bots import (  # noqa: F401
     random_level,
     saichugen,
     schieberamsch,
+    strong,
     three_five_eight,
 )
 from gameplay.bots.common import expand_random, random_action

@@ -1,17 +1,20 @@
 """Measure the bots: strength on duplicate deals, and how their auctions go.
 
-    .venv/bin/python -m gameplay.bots.evaluate [--deals 500] [--games saichugen,...]
-    .venv/bin/python -m gameplay.bots.evaluate --games mediatore --level basic \\
-        --baseline random --others basic
+    .venv/bin/python -m gameplay.bots.evaluate --bot strong --against basic --deals 200 \\
+        --seed 1 [--iterations 20 | --seconds 0.3] [--games schieberamsch,...] [--json]
     .venv/bin/python -m gameplay.bots.evaluate --auctions --games mediatore --deals 2000
 
-Strength: for deal i (seed i, one-deal match) the seat under test is i mod seats; the other seats
-play at the `--others` level (default: uniformly random legal actions), each from its own seeded
-generator. The deal is played twice, once with the `--level` bot in that seat and once with the
-`--baseline` one; the figure is the mean payout difference (level - baseline) with a 95%
-confidence interval (paired, normal approximation).
+Strength, on duplicate deals: deal *i* (a one-deal match from the seed ``S/i``) is played once
+with every seat at the `--against` level (the baseline), then once per seat with the `--bot` in
+that seat and the baseline elsewhere. Same cards, same opponents: each seat's generator is
+seeded by ``S/i/seat`` in every run, so the runs differ only by who sits in that seat. The
+figure of a deal is the mean over seats of the bot's payout minus the baseline's from the same
+seat; printed per game: deals, mean difference, 95% confidence interval (normal, over deals),
+the share of deals won / tied / lost, and the bot's CPU per move (mean, p95, every decision it
+took, forced ones included). `--iterations` gives a searching bot a number of worlds per move,
+so that a seed gives the same figures; without it, it thinks `--seconds` of CPU a move.
 
-Auctions (`--auctions`, games with a bidding phase): all seats play the `--level` bot; it counts
+Auctions (`--auctions`, games with a bidding phase): all seats play the `--bot` level; it counts
 how often each seat (by auction position, eldest first) bids, which contract the auction ends in
 and how often its declarer wins. A deal counts as *biddable* when some seat, made to declare the
 game's lowest contract while the others pass, wins it with the same bot playing every seat: a
@@ -21,35 +24,38 @@ hindsight bound on how many auctions a perfect bidder would open.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import multiprocessing
 import random
 import statistics
 import time
 from collections import Counter
 from typing import Any
 
-from gameplay.bots import choose_action, get_bot
-from gameplay.bots.common import random_action
+from gameplay.bots import get_bot, levels
 from gameplay.bots.registry import Chooser
+from gameplay.bots.search import Budget
 from gameplay.engines import registry
 from gameplay.engines.base import Match
 
 
-def _random(view: dict[str, Any], legal: list[Any], rng: random.Random) -> dict[str, Any]:
-    return random_action(legal, rng)
-
-
-def chooser(game: str, level: str) -> Chooser:
-    """The choose function of a level (`random` is the shared baseline)."""
-    return _random if level == "random" else get_bot(game, level).choose
+def chooser(game: str, level: str, budget: Budget | None = None) -> Chooser:
+    """The choose function of a level at this budget (a level that does not search ignores it)."""
+    bot = get_bot(game, level)
+    if not bot.searches:
+        return bot.choose
+    budget = budget or Budget()
+    return lambda view, legal, rng: bot.choose(view, legal, rng, budget=budget)
 
 
 def play_table(
-    game: str, seed: int, players: list[Chooser], forced: dict[int, int] | None = None
+    game: str, seed: int | str, players: list[Chooser], forced: dict[int, int] | None = None
 ) -> Match:
     """One seeded one-deal match played to its end, seat s by ``players[s]`` (each with its own
-    generator). ``forced`` {seat: index}: in the auction that seat's first turn takes its
-    ``index``-th legal action and every other turn there passes (a contract made to order)."""
+    generator, seeded by ``seed/s``). ``forced`` {seat: index}: in the auction that seat's first
+    turn takes its ``index``-th legal action and every other turn there passes (a contract made
+    to order)."""
     match = registry.start_match(game, seed=seed, n_deals=1)
     rngs = [random.Random(f"{seed}/{s}") for s in range(match.SEATS)]
     pending = dict(forced or {})
@@ -64,53 +70,85 @@ def play_table(
     return match
 
 
-def play_deal(game: str, seed: int, seat: int, bot: bool) -> int:
-    """Payout of `seat` in one seeded deal, played by the basic bot or at random (the others
-    at random)."""
-    players = [_random] * registry.get_game(game).seats
-    if bot:
-        players[seat] = lambda view, legal, rng: choose_action(game, view, legal, rng)
-    return play_table(game, seed, players).result()["totals"]["payouts"][seat]
+def _timed(choose: Chooser, cpu: list[float]) -> Chooser:
+    def timed(view: dict[str, Any], legal: list[Any], rng: random.Random) -> dict[str, Any]:
+        started = time.process_time()
+        action = choose(view, legal, rng)
+        cpu.append(time.process_time() - started)
+        return action
+
+    return timed
 
 
-def compare(
-    game: str, deals: int, level: str = "basic", baseline: str = "random", others: str = "random"
-) -> dict[str, Any]:
-    """Duplicate deals: `level` against `baseline` in the same seat, the rest at `others`."""
+def duplicate_deal(
+    game: str, seed: str, bot: Chooser, against: Chooser
+) -> tuple[float, list[float]]:
+    """One duplicate deal: the mean over seats of (bot - baseline) in that seat, and the bot's
+    CPU seconds per decision."""
     seats = registry.get_game(game).seats
-    test, base, rest = chooser(game, level), chooser(game, baseline), chooser(game, others)
+    base = play_table(game, seed, [against] * seats).result()["totals"]["payouts"]
+    cpu: list[float] = []
     diffs = []
+    for seat in range(seats):
+        players = [against] * seats
+        players[seat] = _timed(bot, cpu)
+        pays = play_table(game, seed, players).result()["totals"]["payouts"]
+        diffs.append(pays[seat] - base[seat])
+    return statistics.fmean(diffs), cpu
+
+
+def _one(job: tuple[str, str, str, str, Budget]) -> tuple[float, list[float]]:
+    game, seed, bot, against, budget = job
+    return duplicate_deal(game, seed, chooser(game, bot, budget), chooser(game, against, budget))
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def duplicate(
+    game: str,
+    bot: str = "strong",
+    against: str = "basic",
+    deals: int = 200,
+    seed: int = 0,
+    budget: Budget | None = None,
+    processes: int = 1,
+) -> dict[str, Any]:
+    """`bot` against `against` on `deals` duplicate deals (see the module docstring)."""
+    budget = budget or Budget()
+    jobs = [(game, f"{seed}/{i}", bot, against, budget) for i in range(deals)]
     started = time.perf_counter()
-    for i in range(deals):
-        seat = i % seats
-        pays = []
-        for player in (test, base):
-            players = [rest] * seats
-            players[seat] = player
-            pays.append(play_table(game, i, players).result()["totals"]["payouts"][seat])
-        diffs.append(pays[0] - pays[1])
+    if processes > 1:
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            done = pool.map(_one, jobs, chunksize=1)
+    else:
+        done = [_one(job) for job in jobs]
+    diffs = [d for d, _ in done]
+    cpu = [c for _, cs in done for c in cs]
     mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
     return {
         "game": game,
-        "level": level,
-        "baseline": baseline,
-        "others": others,
+        "bot": bot,
+        "against": against,
         "deals": deals,
+        "seed": seed,
+        "iterations": budget.iterations,
+        "seconds_per_move": None if budget.iterations else budget.seconds,
         "mean_diff": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
-        "bot_better": sum(d > 0 for d in diffs),
-        "equal": sum(d == 0 for d in diffs),
+        "won": _share(sum(d > 0 for d in diffs), deals),
+        "tied": _share(sum(d == 0 for d in diffs), deals),
+        "lost": _share(sum(d < 0 for d in diffs), deals),
+        "moves": len(cpu),
+        "cpu_per_move_ms": {
+            "mean": round(1000 * statistics.fmean(cpu), 2) if cpu else 0.0,
+            "p95": round(1000 * _percentile(cpu, 0.95), 2),
+        },
         "seconds": round(time.perf_counter() - started, 1),
     }
-
-
-def evaluate(game: str, deals: int) -> dict[str, Any]:
-    """The standard figure: the basic bot against a random player, the others random."""
-    out = compare(game, deals)
-    for key in ("level", "baseline", "others"):
-        del out[key]
-    return out
 
 
 def _share(part: int, whole: int) -> float:
@@ -171,22 +209,55 @@ def auctions(game: str, deals: int, level: str = "basic", first_seed: int = 0) -
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--bot", default="strong", help="the level under test")
+    parser.add_argument("--against", default="basic", help="the baseline it is compared with")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--iterations", type=int, help="worlds per move (reproducible)")
+    parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds per move")
     parser.add_argument("--games", default=",".join(registry.game_names()))
-    parser.add_argument("--level", default="basic", help="the bot under test")
-    parser.add_argument("--baseline", default="random", help="what it is compared with")
-    parser.add_argument("--others", default="random", help="who plays the other seats")
+    parser.add_argument("--processes", type=int, default=1, help="deals played in parallel")
+    parser.add_argument("--json", action="store_true", help="one JSON object per game")
     parser.add_argument(
-        "--auctions", action="store_true", help="how auctions go among four --level bots"
+        "--auctions", action="store_true", help="how auctions go among four --bot bots"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    try:
+        budget = Budget(seconds=args.seconds, iterations=args.iterations)
+    except ValueError as exc:
+        parser.error(str(exc))
+    for game in args.games.split(","):
+        if game not in registry.game_names():
+            parser.error(f"unknown game {game!r}")
+        for level in (args.bot, args.against):
+            if level not in levels(game):
+                parser.error(f"no {level!r} bot for {game} (levels: {', '.join(levels(game))})")
     for game in args.games.split(","):
         if args.auctions:
-            print(auctions(game, args.deals, args.level), flush=True)
+            out = auctions(game, args.deals, args.bot)
         else:
-            print(compare(game, args.deals, args.level, args.baseline, args.others), flush=True)
+            out = duplicate(
+                game, args.bot, args.against, args.deals, args.seed, budget, args.processes
+            )
+        print(json.dumps(out) if args.json else _text(out), flush=True)
+
+
+def _text(out: dict[str, Any]) -> str:
+    if "mean_diff" not in out:
+        return str(out)
+    lo, hi = out["ci95"]
+    cpu = out["cpu_per_move_ms"]
+    return (
+        f"{out['game']}: {out['bot']} - {out['against']} over {out['deals']} deals: "
+        f"{out['mean_diff']:+.3f} [{lo:+.3f}, {hi:+.3f}]; won/tied/lost "
+        f"{out['won']:.0%}/{out['tied']:.0%}/{out['lost']:.0%}; CPU per move "
+        f"{cpu['mean']:.1f} ms mean, {cpu['p95']:.1f} ms p95 ({out['moves']} moves); "
+        f"{out['seconds']} s"
+    )
 
 
 if __name__ == "__main__":

@@ -1,20 +1,22 @@
 """The bot registry: (game, level) -> a bot, chosen by name.
 
 A bot sees what a third-party client sees — the seat's `view` and its `legal` list — and answers
-one action in record format: `choose(view, legal, rng) -> action`. A level registered for every
-game (`random`) serves any game, a fifth one included; a game's own module registers its levels
-beside it. Adding a level is one module with a `@register(...)` line and its import in
+one action in record format: `choose(view, legal, rng) -> action`. A level that searches
+(`searches=True`) also takes `budget` (how long it may think, `gameplay.bots.search.Budget`) and
+`past` (the match's finished deals as shown at their end, which a client saw go by). A level
+registered for every game (`random`, `strong`) serves any game; a game's own module registers its
+levels beside it. Adding a level is one module with a `@register(...)` line and its import in
 `gameplay/bots/__init__.py`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-Chooser = Callable[[dict[str, Any], list[Any], random.Random], dict[str, Any]]
+Chooser = Callable[..., dict[str, Any]]  # (view, legal, rng[, budget=, past=]) -> action
 
 ANY_GAME = "*"
 DEFAULT_LEVEL = "basic"
@@ -28,6 +30,8 @@ class BotLevel:
     level: str
     choose: Chooser
     description: str = ""
+    searches: bool = False
+    rollout: bool = True  # cheap enough to play out a searched deal's every move
 
 
 _BOTS: dict[tuple[str, str], BotLevel] = {}
@@ -36,10 +40,17 @@ _RANK: dict[str, int] = {}
 
 
 def register(
-    game: str, level: str, description: str = "", *, rank: int
+    game: str,
+    level: str,
+    description: str = "",
+    *,
+    rank: int,
+    searches: bool = False,
+    rollout: bool = True,
 ) -> Callable[[Chooser], Chooser]:
     """Register `choose` as the `level` bot of `game` (`ANY_GAME`: of every game). `rank`
-    orders levels from weak to strong (random 0, basic 10, strong 20)."""
+    orders levels from weak to strong (random 0, basic 10, strong 20); `searches`: it takes a
+    `budget` and the `past`; `rollout=False`: too slow to serve as a search's rollout policy."""
 
     def decorate(choose: Chooser) -> Chooser:
         key = (game, level)
@@ -47,7 +58,8 @@ def register(
             raise ValueError(f"bot {level!r} of {game!r} is registered twice")
         if _RANK.setdefault(level, rank) != rank:
             raise ValueError(f"bot level {level!r} registered with two ranks")
-        _BOTS[key] = BotLevel(game, level, choose, description or (choose.__doc__ or "").strip())
+        text = description or (choose.__doc__ or "").strip()
+        _BOTS[key] = BotLevel(game, level, choose, text, searches, rollout)
         return choose
 
     return decorate
@@ -81,8 +93,15 @@ def choose_action(
     legal: list[Any],
     rng: random.Random,
     level: str = DEFAULT_LEVEL,
+    *,
+    budget: Any = None,
+    past: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The action of the `level` bot of `game` for this seat."""
+    """The action of the `level` bot of `game` for this seat (`budget` and `past` reach only
+    a level that searches)."""
     if not legal:
         raise ValueError("the bot has no legal action")
-    return get_bot(game, level).choose(view, legal, rng)
+    bot = get_bot(game, level)
+    if bot.searches:
+        return bot.choose(view, legal, rng, budget=budget, past=past)
+    return bot.choose(view, legal, rng)

@@ -25,7 +25,13 @@ from gameplay.engines.saichugen import (
 BUDGET = 480  # rollouts per decision: sampled worlds x candidate cards
 
 
-@register("saichugen", "basic", "aims for the median by sampling the unseen cards", rank=10)
+@register(
+    "saichugen",
+    "basic",
+    "aims for the median by sampling the unseen cards",
+    rank=10,
+    rollout=False,  # 25 ms a decision: a search plays its rollouts at random instead
+)
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     cards = [e["card"] for e in legal if e["act"] == "commit"]
     if len(cards) <= 1:
