@@ -13,10 +13,19 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from config.websocket_origin import OriginIfPresentValidator  # noqa: E402
 from config.websocket_session import WebSocketAuthMiddlewareStack  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
+from gameplay.services import runner  # noqa: E402
+
+
+async def http(scope, receive, send) -> None:
+    """Django, in a process that now knows it serves tables: a table opened by a request (its
+    bots may be first to move) has its bots moved on this loop and thought beside it."""
+    runner.start_embedded_services()
+    await django_asgi_app(scope, receive, send)
+
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": http,
         "websocket": OriginIfPresentValidator(
             WebSocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

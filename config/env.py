@@ -59,6 +59,27 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_seconds_map(name: str, default: dict[str, float]) -> dict[str, float]:
+    """Positive seconds by name, as ``name=seconds`` pairs separated by commas
+    (``strong=0.3,expert=1``); the pairs given replace the default's for their names."""
+    raw = os.environ.get(name)
+    out = dict(default)
+    if raw is None or not raw.strip():
+        return out
+    for pair in raw.split(","):
+        key, sep, value = pair.partition("=")
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if not sep or not key.strip() or not seconds > 0:
+            raise ImproperlyConfigured(
+                f"{name} must be name=seconds pairs (positive), got {pair.strip()!r}"
+            )
+        out[key.strip()] = seconds
+    return out
+
+
 def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
     """A URL whose scheme is one of `schemes`, or None when unset or empty."""
     raw = os.environ.get(name, "").strip()

@@ -20,6 +20,7 @@ from config.env import (
     env_list,
     env_networks,
     env_rate,
+    env_seconds_map,
     env_str,
     env_url,
 )
@@ -179,6 +180,9 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Bot moves have their own queue: a burst of searching never delays clocks or standings
+# (`celery -A config worker -Q bots`, see README "Scaling out").
+CELERY_TASK_ROUTES = {"gameplay.bot_move": {"queue": "bots"}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -224,6 +228,10 @@ CELERY_BEAT_SCHEDULE = {
 # --- Tables ---------------------------------------------------------------------------------
 GAMEPLAY_BOT_DELAY = float(env_str("GAMEPLAY_BOT_DELAY") or 0.8)  # seconds before a bot moves
 GAMEPLAY_BOT_REQUEUE_AFTER = env_int("GAMEPLAY_BOT_REQUEUE_AFTER", 30, minimum=1)
+# CPU seconds a searching bot level may think per move (docs/bots.md, "The strong bot").
+GAMEPLAY_BOT_SECONDS = env_seconds_map("GAMEPLAY_BOT_SECONDS", {"strong": 0.3})
+# Embedded mode: the processes beside the server where its bots think (never the server's own).
+GAMEPLAY_BOT_PROCESSES = env_int("GAMEPLAY_BOT_PROCESSES", 1, minimum=1)
 GAMEPLAY_RATE_PER_SECOND = env_int("GAMEPLAY_RATE_PER_SECOND", 20, minimum=1)
 GAMEPLAY_RATE_BURST = env_int("GAMEPLAY_RATE_BURST", 40, minimum=1)
 GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0

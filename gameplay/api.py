@@ -13,6 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from gameplay.engines import registry
 from gameplay.engines.errors import EngineError, RecordError, VariantError
 from gameplay.forms import variant_field
@@ -25,6 +27,8 @@ __all__ = [
     "RecordError",
     "VariantError",
     "anonymize_seats",
+    "bot_level_label",
+    "bot_levels",
     "check_grid",
     "describe_variant",
     "display_name",
@@ -101,6 +105,27 @@ def legend(game_name: str) -> dict[str, str]:
     from gameplay.services.summaries import legend as engine_legend
 
     return engine_legend(game_name)
+
+
+# What a person reads for a built-in bot level (the registry's descriptions are for developers).
+BOT_LEVEL_LABELS = {
+    "random": gettext_noop("Random"),
+    "basic": gettext_noop("Basic"),
+    "strong": gettext_noop("Strong"),
+}
+
+
+def bot_levels(game_name: str) -> list[str]:
+    """The built-in bot levels that can play this game, weakest first (docs/bots.md)."""
+    from gameplay import bots
+
+    return bots.levels(game_name)
+
+
+def bot_level_label(level: str) -> str:
+    """A bot level as a person reads it, translated ("Strong"); an unlisted one capitalized."""
+    label = BOT_LEVEL_LABELS.get(level)
+    return gettext(label) if label else level.capitalize()
 
 
 def max_deals() -> int:
@@ -279,7 +304,7 @@ def start_table(
     """Open an online table for a fixture and return its id (the league's `table_ref`).
 
     `seats` in seat order (seat 0 deals first): a user id (int) for a person, a name (str) for a
-    bot seat played by the built-in bot at `bot_level` (`random` or `basic`, docs/bots.md).
+    bot seat played by the built-in bot at `bot_level` (one of `bot_levels`, docs/bots.md).
     `names` are the display names (default: usernames and bot names). `seed`: leave it None,
     and the deals come from a secret seed drawn with `secrets`; a given seed makes every hand
     predictable to whoever knows it (never pass anything derived from public data).

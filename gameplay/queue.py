@@ -7,6 +7,7 @@ names when the gameplay app is ready (gameplay/apps.py), so every process knows 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from celery import Task, current_app
@@ -24,6 +25,25 @@ def task(name: str) -> Task:
 def send(name: str, *args: Any, countdown: float | None = None) -> None:
     """Queue the task for a worker (with a real broker), `countdown` seconds from now."""
     task(name).apply_async(args, countdown=countdown)
+
+
+# The embedded server's own way to run a task: a coroutine on its event loop, by the same name.
+_on_loop: dict[str, Callable[..., Awaitable[Any]]] = {}
+
+
+def on_loop(name: str) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
+    """Register the coroutine function that runs task `name` inside a table server."""
+
+    def decorate(func: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        _on_loop[name] = func
+        return func
+
+    return decorate
+
+
+async def run_on_loop(name: str, *args: Any) -> Any:
+    """Run task `name` as the table server does (`on_loop`)."""
+    return await _on_loop[name](*args)
 
 
 def run_here(name: str, *args: Any) -> Any:

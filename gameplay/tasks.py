@@ -13,7 +13,7 @@ import socket
 from celery import shared_task
 
 from gameplay import queue
-from gameplay.services.bot_moves import play_bot
+from gameplay.services.bot_moves import play_bot, play_bot_beside
 from gameplay.services.clocks import sweep_clocks as sweep
 from gameplay.services.lobby import expire_waiting
 
@@ -28,6 +28,10 @@ def ping(token: str) -> dict[str, object]:
 def bot_move(table_id: str, seq: int) -> bool:
     """Let the bot due at `seq` move; nothing if the table has moved on (run twice = once)."""
     return play_bot(table_id, seq)
+
+
+# Inside a table server (embedded): read and apply there, think in the processes beside it.
+queue.on_loop(queue.BOT_MOVE)(play_bot_beside)
 
 
 @shared_task(name=queue.SWEEP_CLOCKS, ignore_result=True)

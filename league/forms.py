@@ -128,6 +128,20 @@ def tiebreak_order_field() -> OrderedChoiceField:
     )
 
 
+def bot_level_field(game: str) -> forms.ChoiceField:
+    """The levels of the game's built-in bots, weakest first (gameplay's registry)."""
+    return forms.ChoiceField(
+        label=gettext_lazy("Bot level"),
+        choices=[(lv, gameplay.bot_level_label(lv)) for lv in gameplay.bot_levels(game)],
+        initial=Event._meta.get_field("bot_level").default,
+        required=False,
+        help_text=gettext_lazy(
+            "level of the built-in bots that fill seats: leftover seats, and absent players' "
+            "seats after an asynchronous round's deadline"
+        ),
+    )
+
+
 def _bound(field: forms.Field, low: int, high: int) -> None:
     """Hold an integer field to [low, high], in the browser (min/max) and when cleaned."""
     field.validators += [MinValueValidator(low), MaxValueValidator(high)]
@@ -137,9 +151,10 @@ def _bound(field: forms.Field, low: int, high: int) -> None:
 class EventForm(forms.ModelForm):
     """Event settings for one game; `variant__<flag>` fields come from the game's schema.
 
-    Once a round exists, what it used (`LOCKED_ONCE_PLANNED`: format, variant, deals, seed) is
-    shown disabled with the reason, and a post that changes it anyway is refused here (and by
-    `update_event`). A closed event's form is all disabled (`read_only`): nothing can change.
+    Once a round exists, what it used (`LOCKED_ONCE_PLANNED`: format, variant, deals, bot level,
+    seed) is shown disabled with the reason, and a post that changes it anyway is refused here
+    (and by `update_event`). A closed event's form is all disabled (`read_only`): nothing can
+    change.
     """
 
     tiebreaks = forms.Field(required=False)  # replaced per form: `tiebreak_order_field`
@@ -159,6 +174,7 @@ class EventForm(forms.ModelForm):
             "rounds",
             "deals_per_match",
             "leftover",
+            "bot_level",
             "bye_match_points",
             "seconds_per_move",
             "on_timeout",
@@ -187,6 +203,7 @@ class EventForm(forms.ModelForm):
         for name in SCHEDULE_FIELDS:  # left out (an older client): the event keeps its own
             self.fields[name].required = False
         self.fields["tiebreaks"] = tiebreak_order_field()
+        self.fields["bot_level"] = bot_level_field(game)  # left out: the event keeps its own
         self.rounds_planned = self.instance.round_set.count() if self.instance.pk else 0
         _bound(self.fields["rounds"], max(1, self.rounds_planned), MAX_ROUNDS)
         _bound(self.fields["deals_per_match"], 1, max_deals_per_match())
@@ -225,7 +242,7 @@ class EventForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        for name in SCHEDULE_FIELDS:
+        for name in (*SCHEDULE_FIELDS, "bot_level"):
             if data.get(name) in (None, ""):
                 data[name] = getattr(self.instance, name)  # the event's, or the default
         for name in self.locked:  # disabled fields keep their value; a post may still try

@@ -137,6 +137,15 @@ class Event(models.Model):
     rounds = models.PositiveSmallIntegerField(default=3)
     deals_per_match = models.PositiveSmallIntegerField(default=3)
     leftover = models.CharField(max_length=4, choices=Leftover.choices, default=Leftover.BYE)
+    # A level of gameplay's bot registry (`gameplay.api.bot_levels`), checked by the event
+    # services: no choices here, so a new level needs no migration. Each level is its own rated
+    # player ("Bot 1" is basic, "Strong bot 1" strong: league.services.players).
+    bot_level = models.CharField(
+        _("bot level"),
+        max_length=20,
+        default="basic",
+        help_text=_("level of the built-in bots that fill seats"),
+    )
     bye_match_points = models.SmallIntegerField(default=1)
     tiebreaks = models.JSONField(default=list, blank=True)
     seconds_per_move = models.PositiveIntegerField(default=60)

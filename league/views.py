@@ -91,6 +91,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "game": gameplay.game(event.game),
         # Every flag of the event's variant as a person reads it ("Payout: score differences").
         "variant": gameplay.describe_variant(event.game, event.variant),
+        "bot_level": gameplay.bot_level_label(event.bot_level),
         **people_context(request, event, entries),
     }
     return render(request, "league/event_detail.html", context)

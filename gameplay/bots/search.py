@@ -43,8 +43,9 @@ SAMPLE_TRIES = 300  # determiniser proposals per world before the bot gives up o
 @dataclass(frozen=True)
 class Budget:
     """How long one decision may think. ``iterations`` (worlds) makes it reproducible; else it
-    stops once ``seconds`` of ``clock`` (CPU time by default) are spent, after at least one
-    world. ``clock`` is injectable so that a test can spend the time for it."""
+    stops once ``seconds`` of ``clock`` (CPU time by default) are spent — after the first world,
+    or without one when none could be drawn in that time (it plays the prior then). ``clock``
+    is injectable so that a test can spend the time for it."""
 
     seconds: float | None = 0.3
     iterations: int | None = None
@@ -152,6 +153,12 @@ def search(
     totals = [0] * len(options)
     worlds = rollouts = 0
     started = budget.clock()
+    out_of_time = None
+    if budget.iterations is None:
+        # A world that takes long to find (rejection) may not take the move past its budget.
+        def out_of_time() -> bool:
+            return budget.clock() - started >= budget.seconds
+
     while True:
         if budget.iterations is not None:
             if worlds >= budget.iterations:
@@ -159,7 +166,9 @@ def search(
         elif worlds and budget.clock() - started >= budget.seconds:
             break
         try:
-            world = determiniser.sample(view, rng, past=past, max_tries=SAMPLE_TRIES)
+            world = determiniser.sample(
+                view, rng, past=past, max_tries=SAMPLE_TRIES, give_up=out_of_time
+            )
         except NoWorld:
             break
         seed = rng.getrandbits(32)

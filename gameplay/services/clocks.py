@@ -34,10 +34,14 @@ def default_action(
     match: Match, seat: int, rng: random.Random, level: str = bots.DEFAULT_LEVEL
 ) -> dict[str, Any]:
     """What a seat that ran out of time does: pass when it may, else what the `level` bot
-    would do (a bot seat's own level; the basic bot for a person)."""
+    would do (a bot seat's own level; the basic bot for a person). A level that searches is
+    answered by the basic bot: the clock runs where the server does, and a lost move is no
+    reason to think there."""
     legal = match.legal(seat)
     if {"act": "pass"} in legal:
         return {"act": "pass"}
+    if bots.get_bot(match.GAME, level).searches:
+        level = bots.DEFAULT_LEVEL
     return bots.choose_action(match.GAME, match.view(seat), legal, rng, level)
 
 

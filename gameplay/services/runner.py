@@ -1,8 +1,11 @@
 """Where bot moves and clock sweeps run: Celery at scale, the server process when embedded.
 
 With a real broker a bot move is a Celery task with a countdown, and Celery beat runs the clock
-sweeper. Eager Celery (the embedded mode) ignores countdowns and runs tasks inline, so inside a
-server process bot moves are delayed on its event loop and a background task sweeps the clocks;
+sweeper; bot moves go to their own queue, `bots` (`CELERY_TASK_ROUTES`), so that a burst of
+searching does not delay the clock sweeps or the standings. Eager Celery (the embedded mode)
+ignores countdowns and runs tasks inline, so inside a server process a bot move is read and
+applied on its event loop and thought in the process pool beside it (`services.thinkers`), and
+a background task sweeps the clocks;
 outside one (management commands, tests) bot moves run inline, one after the other (a queue, not
 recursion: a bots-only match is hundreds of moves). Either way it runs the gameplay tasks by
 name (`gameplay.queue`), never importing the services they call.
@@ -57,15 +60,14 @@ def schedule_bot(table_id: str, seq: int) -> None:
 
 
 def _call_later(loop: asyncio.AbstractEventLoop, delay: float, table_id: str, seq: int) -> None:
-    loop.call_later(
-        delay,
-        lambda: loop.create_task(_bot_on_loop(table_id, seq), context=contextvars.Context()),
-    )
+    task = loop.create_task(_bot_on_loop(table_id, seq, delay), context=contextvars.Context())
+    _tasks.add(task)  # a reference, or it may be collected
+    task.add_done_callback(_tasks.discard)
 
 
-async def _bot_on_loop(table_id: str, seq: int) -> None:
+async def _bot_on_loop(table_id: str, seq: int, delay: float) -> None:
     try:
-        await database_sync_to_async(queue.run_here)(queue.BOT_MOVE, table_id, seq)
+        await queue.run_on_loop(queue.BOT_MOVE, table_id, seq, delay)
     except Exception:
         logger.exception("bot move at table %s seq %s failed", table_id, seq)
 

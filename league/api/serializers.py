@@ -17,6 +17,7 @@ from rest_framework import serializers
 from gameplay import api as gameplay
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, FixtureProposal, Player, Result, Round, Seat
+from league.services.events import bot_level_problem
 from league.services.rounds import loaded_fingerprint
 from league.standings import public_values
 
@@ -87,9 +88,9 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
-            "deals_per_match", "leftover", "bye_match_points", "tiebreaks", "seconds_per_move",
-            "on_timeout", "play_online", "allow_spectators", "allow_bot_accounts", "visibility",
-            "status", "table_results",
+            "deals_per_match", "leftover", "bot_level", "bye_match_points", "tiebreaks",
+            "seconds_per_move", "on_timeout", "play_online", "allow_spectators",
+            "allow_bot_accounts", "visibility", "status", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
             "signup_open", "capacity", "signup_deadline", "check_in_open",
             "entries_count", "created_at", "url",
@@ -114,10 +115,19 @@ class EventCreateSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
-            "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
-            "allow_spectators", "allow_bot_accounts", "seed", "table_results",
+            "bot_level", "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout",
+            "play_online", "allow_spectators", "allow_bot_accounts", "seed", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
         ]  # fmt: skip
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        # The game's levels (`create_event` checks them too): a level it has not is a field's
+        # error, as an unknown deadline policy is. An unknown game is the service's to refuse.
+        level, game = data.get("bot_level"), data.get("game")
+        known = level is not None and game in dict(gameplay.game_choices())
+        if known and (problem := bot_level_problem(game, level)):
+            raise serializers.ValidationError({"bot_level": [problem]})
+        return data
 
 
 # --- entries ----------------------------------------------------------------------------------

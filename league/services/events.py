@@ -113,10 +113,26 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         check_format(fields["format"])
     for _field, message in size_problems(fields.get("rounds", 1), fields.get("deals_per_match", 1)):
         raise LeagueError(message)
+    if "bot_level" in fields:
+        check_bot_level(game, fields["bot_level"])
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)
     check_schedule_fields(fields)  # time zone, asynchronous play, deadline policy
     fields["table_size"] = info.seats
     return fields
+
+
+def bot_level_problem(game: str, level: Any) -> str | None:
+    """Why `level` cannot be the event's bot level in `game` (None: it can); the event form
+    shows it beside its field."""
+    levels = gameplay.bot_levels(game)
+    if level in levels:
+        return None
+    return _("the bot level is one of %(names)s") % {"names": ", ".join(levels)}
+
+
+def check_bot_level(game: str, level: Any) -> None:
+    if problem := bot_level_problem(game, level):
+        raise LeagueError(problem)
 
 
 # Paths under /events/ that are pages, not events: an event with such a slug is unreachable.
@@ -153,9 +169,10 @@ def create_event(organizer: Any, **fields: Any) -> Event:
     return event
 
 
-# Settings a planned round has used (its tables, deals and variant, the draw): fixed once one
-# exists. `rounds` may still grow, never below the rounds that exist.
-LOCKED_ONCE_PLANNED = ("game", "variant", "deals_per_match", "format", "seed")
+# Settings a planned round has used (its tables, deals and variant, the draw, the level of its
+# bots: a draft's bot seats hold bots of it): fixed once one exists, so every bot of the event
+# plays at one level. `rounds` may still grow, never below the rounds that exist.
+LOCKED_ONCE_PLANNED = ("game", "variant", "deals_per_match", "format", "bot_level", "seed")
 
 
 @transaction.atomic
@@ -176,6 +193,7 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
         "rounds": event.rounds,
         "deals_per_match": event.deals_per_match,
         "tiebreaks": event.tiebreaks,
+        "bot_level": event.bot_level,
         **fields,
     }
     merged = check_event_fields(merged)

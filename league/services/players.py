@@ -116,9 +116,12 @@ def bots_named(
     return bots
 
 
-def numbered_bot_names() -> Iterator[str]:
-    """The names of the bots that fill a round's leftover seats: "Bot 1", "Bot 2", …"""
-    return (f"{BOT_PREFIX} {n}" for n in count(1))
+def numbered_bot_names(level: str = DEFAULT_BOT_LEVEL) -> Iterator[str]:
+    """The names of the bots that fill a round's leftover seats: "Bot 1", "Bot 2", … at the
+    default level (the names existing data has), "Strong bot 1", "Random bot 1", … at another:
+    each level is its own rated player, and one never takes another's name."""
+    prefix = BOT_PREFIX if level == DEFAULT_BOT_LEVEL else f"{level.capitalize()} bot"
+    return (f"{prefix} {n}" for n in count(1))
 
 
 def seat_bot_names(name: str) -> Iterator[str]:
@@ -131,8 +134,9 @@ def seat_bot_names(name: str) -> Iterator[str]:
 
 
 def bot_players(wanted: int, level: str = DEFAULT_BOT_LEVEL) -> list[Player]:
-    """`wanted` distinct built-in bots for a round's bot seats ("Bot 1", "Bot 2", …)."""
-    return bots_named(numbered_bot_names(), wanted, level)
+    """`wanted` distinct built-in bots at `level` for a round's bot seats ("Bot 1", "Bot 2",
+    … at basic: `numbered_bot_names`)."""
+    return bots_named(numbered_bot_names(level), wanted, level)
 
 
 def bot_player(name: str, level: str = DEFAULT_BOT_LEVEL) -> Player:

@@ -28,7 +28,7 @@ from league.services.events import check_format
 from league.services.events import publish_event as publish_event_service
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
-from league.services.players import DEFAULT_BOT_LEVEL, bot_players
+from league.services.players import bot_players
 from league.services.results import table_result
 from league.services.standings import compute_rows, touch_standings
 
@@ -192,7 +192,8 @@ def store_plan(round_: Round, plan: Any, event: Event) -> None:
     """Write the plan's tables, seats and byes; each bot seat of the round gets its own bot.
 
     Part of `generate_round` (which has authorized the organizer), not a service of its own."""
-    bot_iter = iter(bot_players(sum(p is None for table in plan.tables for p in table)))
+    wanted = sum(p is None for table in plan.tables for p in table)
+    bot_iter = iter(bot_players(wanted, event.bot_level))
     seats = []
     for number, table in enumerate(plan.tables, start=1):
         fixture = Fixture.objects.create(round=round_, number=number)
@@ -425,8 +426,9 @@ def start_fixture_table(
             for s in seats
         ],
         names=[s.player.name for s in seats],
-        # A round's bots share one level (`bot_players`); a table plays them at it.
-        bot_level=min(levels) if levels else DEFAULT_BOT_LEVEL,
+        # A round's bots share one level (`bot_players`); a table plays them at it. A table
+        # without one (a bot plays for an absent person) plays at the event's.
+        bot_level=min(levels) if levels else event.bot_level,
         variant=event.variant,
         n_deals=event.deals_per_match,
         # No seed: gameplay draws a secret one. Anything derived from the event's seed or

@@ -174,6 +174,15 @@ def test_bot_policy_bots_play_the_absent_seats(league):
     assert Table.objects.count() == 1
 
 
+def test_the_bots_playing_the_absent_seats_play_at_the_events_level(league):
+    _event, fixture = league("bot", bot_level="strong")
+    with time_machine.travel(DEADLINE + timedelta(minutes=1), tick=False):
+        assert schedule.apply_deadline_policies() == 1
+    fixture.refresh_from_db()
+    seats = TableSeat.objects.filter(table_id=fixture.table_ref)
+    assert sorted(seats.values_list("bot_level", flat=True)) == ["strong"] * 3
+
+
 def test_extend_policy_extends_once_then_the_absent_forfeit(league, players):
     _event, fixture = league("extend", extension_days=3)
     bob = seat_user(fixture, 0)

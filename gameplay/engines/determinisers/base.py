@@ -275,12 +275,16 @@ class Determiniser:
         past: Sequence[dict[str, Any]] = (),
         first_dealer: int | None = None,
         max_tries: int = 2000,
+        give_up: Callable[[], bool] | None = None,
     ) -> Match:
         """A complete match, drawn uniformly among the worlds consistent with ``view`` (and
         ``past``), at the same position: play goes on from it on the fast path (``clone``,
         ``actor``, ``random_move``, ``play``). Later deals are shuffled from ``rng``. Raises
-        ``NoWorld`` when ``max_tries`` proposals were all refused."""
-        return self.draw(view, rng, past=past, first_dealer=first_dealer, max_tries=max_tries)[1]
+        ``NoWorld`` when ``max_tries`` proposals were all refused, or when ``give_up()`` says
+        so between two proposals (a search out of time)."""
+        return self.draw(
+            view, rng, past=past, first_dealer=first_dealer, max_tries=max_tries, give_up=give_up
+        )[1]
 
     def draw(
         self,
@@ -290,11 +294,14 @@ class Determiniser:
         past: Sequence[dict[str, Any]] = (),
         first_dealer: int | None = None,
         max_tries: int = 2000,
+        give_up: Callable[[], bool] | None = None,
     ) -> tuple[Holding, Match]:
         """``sample``, with the world's holding (where each unseen card lies)."""
         self._check(view, past)
         slots = self.slots(view)
-        for _ in range(max_tries):
+        for attempt in range(max_tries):
+            if attempt and give_up is not None and give_up():
+                raise NoWorld(f"gave up on a {self.GAME} world after {attempt} tries")
             holding = deal_exact(slots, rng)
             m = self.world(
                 view, holding, past=past, first_dealer=first_dealer, seed=rng.getrandbits(63)
