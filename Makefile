@@ -33,7 +33,7 @@ run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --base-url http://$(HOST):$(PORT)
 	@if [ -n "$$REDIS_URL" ] && [ "$${CELERY_EAGER:-0}" != 1 ]; then \
 		echo "REDIS_URL is set: a Celery worker with beat runs beside the server"; \
-		DEBUG=$${DEBUG:-1} $(BIN)/celery -A config worker --beat --schedule var/celerybeat-schedule --loglevel=warning & \
+		DEBUG=$${DEBUG:-1} $(BIN)/celery -A config worker -Q celery,bots --beat --schedule var/celerybeat-schedule --loglevel=warning & \
 		trap "kill $$! 2>/dev/null" EXIT INT TERM; \
 	fi; \
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
@@ -52,9 +52,10 @@ format: $(VENV)/.dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-## worker: a Celery worker (needs REDIS_URL; without it tasks run inline in the server)
+## worker: a Celery worker for both queues, the default one and `bots` (needs REDIS_URL;
+## without it tasks run inline and bots think in processes beside the server)
 worker: $(VENV)/.base
-	$(BIN)/celery -A config worker --loglevel=info
+	$(BIN)/celery -A config worker -Q celery,bots --loglevel=info
 
 ## beat: the Celery scheduler for periodic tasks (turn clocks), one per deployment
 beat: $(VENV)/.base

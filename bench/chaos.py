@@ -125,7 +125,7 @@ def services(env: dict[str, str], logs: Path) -> dict[str, Service]:
         args = [str(BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1"]
         args += ["--port", str(port), "--ws", "websockets"]
         out[name] = Service(name, args, env, logs / f"{name}.log", port)
-    worker = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=info"]
+    worker = [str(BIN / "celery"), "-A", "config", "worker", "-Q", "celery,bots", "--loglevel=info"]
     worker += ["--concurrency=2", "-n", f"chaos-{uuid.uuid4().hex[:6]}@%h"]
     out["worker"] = Service("worker", worker, env, logs / "worker.log")
     beat = [str(BIN / "celery"), "-A", "config", "beat", "--loglevel=info"]

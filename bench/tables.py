@@ -22,6 +22,20 @@ ends after ~50 moves) and reports the highest rate each server keeps at p99 < 10
 `--repeat R` runs each count R times (alternating which server goes first); `--watchers K` adds
 K spectator sockets per table. With several runs every run's figures are printed as one JSON line
 each, then a summary line (JSON) and a table on stderr.
+
+`--strong-bots` makes the last seat of every table a built-in `strong` bot, the clients playing
+the others. The servers run bots in the embedded mode (`CELERY_EAGER=1`, the channel layer stays
+Redis): each thinks in its pool of `--bot-processes` processes beside it, `--bot-seconds` CPU
+seconds a move, with no bot delay. The figures then split: the clients' moves (`moves_per_s`,
+`p50_ms`, `p99_ms`: send to the last *client* socket's state), the bots' lag from due (the first
+client socket's state with the bot to act) to moved (the last client socket's next state),
+`bot_moves_per_s`, strong moves per second per pool process and the pool's CPU per bot move
+(`bot_processes_started` should be 0: one started while measuring counts its start as thinking);
+`server_cpu_ms_per_move` is the servers' own CPU over both kinds of move (it cannot tell them
+apart). The bot's thinking bounds a table's pace, so `--rate` only paces the client moves, and a
+run keeps up when its client moves keep p99 < 100 ms, whatever their rate. Always prints the
+summary (and the table), even for one run. Not with `--baseline` (the floor has no bots); with
+`--connect`, start the servers with the environment `bot_env` sets.
 """
 
 from __future__ import annotations
@@ -96,11 +110,22 @@ class Stats:
         self.sockets = 0
         self.connected = 0  # sockets that received their first state
         self.all_connected_at: float | None = None
+        # --strong-bots: (table, seq) -> when the first client socket saw the bot to act at seq
+        self.bot_due: dict[tuple[str, int], float] = {}
+        self.bot_lags: list[float] = []
 
 
 async def seat_client(
-    url: str, table: str, seat: int, n_seats: int, stats: Stats, pace: float, stop: asyncio.Event
+    url: str,
+    table: str,
+    seat: int,
+    n_seats: int,
+    stats: Stats,
+    pace: float,
+    stop: asyncio.Event,
+    bots: frozenset[int] = frozenset(),
 ) -> None:
+    """One seat's socket; `n_seats` is the table's client sockets (its seats but the `bots`)."""
     import websockets
 
     last = -1
@@ -136,6 +161,13 @@ async def seat_client(
                 else:
                     stats.sent.pop(key)
                 stats.received.pop(key, None)
+            elif len(got) == n_seats and key in stats.bot_due:  # the bot's move reached all
+                due = stats.bot_due.pop(key)
+                if stats.measuring:
+                    stats.bot_lags.append(now - due)
+                stats.received.pop(key, None)
+            if bots and msg["status"] == "playing" and bots.intersection(msg["to_act"]):
+                stats.bot_due.setdefault((table, seq), now)
             if msg["status"] != "playing" or not msg["legal"]:
                 continue
             # One move per `pace` per table, whichever seat is to act, each table on its own
@@ -190,7 +222,10 @@ def next_slot(slot: float, pace: float, now: float) -> float:
     return slot
 
 
-def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, Any]]:
+def setup_tables(
+    n: int, game: str, spectators: bool = True, strong_bots: bool = False
+) -> list[dict[str, Any]]:
+    """`n` fresh tables (`strong_bots`: the last seat a built-in strong bot) and their tokens."""
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -202,8 +237,9 @@ def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, A
     from gameplay.services.create import SeatSpec, create_table
 
     seats = registry.get_game(game).seats
+    bots = [seats - 1] if strong_bots else []
     User = get_user_model()
-    wanted = [f"bench{i}-{s}" for i in range(n) for s in range(seats)]
+    wanted = [f"bench{i}-{s}" for i in range(n) for s in range(seats) if s not in bots]
     have = set(User.objects.filter(username__in=wanted).values_list("username", flat=True))
     User.objects.bulk_create(User(username=u, password="!") for u in wanted if u not in have)
     users = dict(User.objects.filter(username__in=wanted).values_list("username", "pk"))
@@ -212,15 +248,21 @@ def setup_tables(n: int, game: str, spectators: bool = True) -> list[dict[str, A
         names = [f"bench{i}-{s}" for s in range(seats)]
         # One account per seat (a seat with neither account nor bot is an open lobby seat);
         # the bench clients play them by seat token, as a bot account would.
+        specs = [
+            SeatSpec(nm, bot=nm, bot_level="strong")
+            if s in bots
+            else SeatSpec(nm, user_id=users[nm])
+            for s, nm in enumerate(names)
+        ]
         table = create_table(
             game,
-            [SeatSpec(nm, user_id=users[nm]) for nm in names],
+            specs,
             n_deals=200,
             seed=i,
             allow_spectators=spectators,
         )
         tokens = dict(Seat.objects.filter(table=table).values_list("number", "token"))
-        out.append({"id": table.id, "tokens": [tokens[s] for s in range(seats)]})
+        out.append({"id": table.id, "tokens": [tokens[s] for s in range(seats)], "bots": bots})
     return out
 
 
@@ -283,17 +325,36 @@ def main() -> None:
         "of the measured window there (<server>-<port>.pstats, with the run's figures as .json)",
     )
     parser.add_argument("--profile-mode", choices=["cprofile", "timers"], default="cprofile")
+    parser.add_argument(
+        "--strong-bots",
+        action="store_true",
+        help="the last seat of every table a built-in strong bot (thinking beside each server)",
+    )
+    parser.add_argument(
+        "--bot-processes", type=int, default=1, help="--strong-bots: pool processes per server"
+    )
+    parser.add_argument(
+        "--bot-seconds", type=float, default=0.3, help="--strong-bots: CPU seconds per bot move"
+    )
     args = parser.parse_args()
     counts = [int(n) for n in str(args.tables).split(",") if n.strip()]
     if not counts or min(counts) < 1 or args.repeat < 1 or args.watchers < 0:
         sys.exit("--tables needs one or more positive counts, --repeat >= 1, --watchers >= 0")
     if args.watchers and args.no_spectators:
         sys.exit("--watchers needs tables that allow spectators (drop --no-spectators)")
+    if args.strong_bots and args.baseline:
+        sys.exit("--strong-bots cannot run with --baseline: the floor server has no bots")
+    if args.strong_bots and (args.bot_processes < 1 or not args.bot_seconds > 0):
+        sys.exit("--strong-bots needs --bot-processes >= 1 and --bot-seconds > 0")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
     ):
         sys.exit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
     os.environ.setdefault("SECRET_KEY", "bench-secret-key")
+    if args.strong_bots:
+        # Before Django's settings are read: the servers inherit them (tests.procs.service_env),
+        # and this process, eager too, queues nothing on a broker no worker reads.
+        os.environ.update(bot_env(args))
     from tempfile import TemporaryDirectory
 
     spectators = not args.no_spectators
@@ -307,7 +368,9 @@ def main() -> None:
             for r in range(args.repeat):
                 # Fresh tables for Mediana at every count: the bench clients' 3-5-8 matches end
                 # after ~50 moves. The floor's replay its recorded line in a cycle.
-                tables = setup_tables(n, args.game, spectators=spectators)
+                tables = setup_tables(
+                    n, args.game, spectators=spectators, strong_bots=args.strong_bots
+                )
                 order = ["mediana", "floor"] if args.baseline else ["mediana"]
                 if r % 2:
                     order.reverse()
@@ -318,10 +381,21 @@ def main() -> None:
                         result = bench_floor(args, floor_tables[:n], lines_file)
                     runs.append(result)
                     print(json.dumps(result), flush=True)
-    if len(runs) > 1:
+    if len(runs) > 1 or args.strong_bots:
         summary = summarize(runs)
         print_table(summary, sys.stderr)
         print(json.dumps(summary), flush=True)
+
+
+def bot_env(args: Any) -> dict[str, str]:
+    """--strong-bots: bots in the embedded mode (eager Celery, the Redis channel layer kept),
+    thinking beside each server in its pool, moving as soon as they have thought."""
+    return {
+        "CELERY_EAGER": "1",
+        "GAMEPLAY_BOT_DELAY": "0",
+        "GAMEPLAY_BOT_PROCESSES": str(args.bot_processes),
+        "GAMEPLAY_BOT_SECONDS": f"strong={args.bot_seconds}",
+    }
 
 
 def setup_floor(n: int, args: Any, lines_file: Path, spectators: bool) -> list[dict[str, Any]]:
@@ -343,7 +417,7 @@ def bench_mediana(args: Any, tables: list[dict[str, Any]]) -> dict[str, Any]:
 
     from tests.procs import free_port, running, service_env, uvicorn_server
 
-    env = service_env()
+    env = service_env(**(bot_env(args) if args.strong_bots else {}))
     if args.watchers:  # one address (127.0.0.1) holds every spectator socket of the bench
         env["GAMEPLAY_SPECTATORS_PER_ADDRESS"] = str(len(tables) * args.watchers + 10)
     with ExitStack() as stack:
@@ -416,6 +490,8 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
     for r in runs:
         by_count.setdefault(r["tables"], {}).setdefault(r["server"], []).append(r)
     keys = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move", "machine_busy_percent")
+    if any("bot_moves" in r for r in runs):
+        keys += BOT_KEYS
     points = []
     for n in sorted(by_count):
         point: dict[str, Any] = {"tables": n}
@@ -423,6 +499,7 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
             point[server] = {
                 k: statistics.median(x[k] if x[k] is not None else math.inf for x in rs)
                 for k in keys
+                if k in rs[0]
             }
             point[server]["runs"] = len(rs)
             point[server]["kept_up"] = all(keeps_up(x) for x in rs)
@@ -451,12 +528,22 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+BOT_KEYS = (
+    "bot_moves_per_s",
+    "bot_lag_p50_ms",
+    "bot_lag_p99_ms",
+    "bot_moves_per_s_per_process",
+    "pool_cpu_ms_per_bot_move",
+)
+
+
 def keeps_up(result: dict[str, Any]) -> bool:
-    """A run that kept its rate (98 % of the moves asked for) at p99 < 100 ms, losing nothing."""
+    """A run that kept its rate (98 % of the moves asked for) at p99 < 100 ms, losing nothing.
+    With bots the rate is theirs (their thinking sets a table's pace): only the p99 counts."""
     return (
         result["p99_ms"] is not None
         and result["p99_ms"] < 100
-        and result["moves_per_s"] >= 0.98 * result["target_moves_per_s"]
+        and ("bot_moves" in result or result["moves_per_s"] >= 0.98 * result["target_moves_per_s"])
         and result["seq_gaps"] == 0
         and not result.get("failed_sockets")
     )
@@ -464,27 +551,97 @@ def keeps_up(result: dict[str, Any]) -> bool:
 
 def print_table(summary: dict[str, Any], out: Any) -> None:
     """The summary as a Markdown table, for people."""
-    print(
-        "| tables | server | moves/s | p50 ms | p99 ms | server CPU ms/move | x floor |", file=out
-    )
-    print("|---|---|---|---|---|---|---|", file=out)
+    bots = any("bot_moves_per_s" in p.get("mediana", {}) for p in summary["summary"])
+    head = "| tables | server | moves/s | p50 ms | p99 ms | server CPU ms/move | x floor |"
+    if bots:  # moves/s, p50 and p99 are then the clients' moves'
+        head += (
+            " bot moves/s | bot lag p50 ms | bot lag p99 ms | bot moves/s/process"
+            " | pool CPU ms/bot move |"
+        )
+    print(head, file=out)
+    print("|---" * head.count(" | ") + "|---|", file=out)
     for p in summary["summary"]:
         for server in ("mediana", "floor"):
             if server not in p:
                 continue
             f = p[server]
             ratio = p.get("cpu_per_move_vs_floor") if server == "mediana" else 1.0
-            print(
+            row = (
                 f"| {p['tables']} | {server} | {f['moves_per_s']} | {f['p50_ms']} | "
-                f"{f['p99_ms']} | {f['server_cpu_ms_per_move']} | {ratio or '-'} |",
-                file=out,
+                f"{f['p99_ms']} | {f['server_cpu_ms_per_move']} | {ratio or '-'} |"
             )
+            if bots:
+                row += "".join(f" {f.get(k, '-')} |" for k in BOT_KEYS)
+            print(row, file=out)
     for server, h in summary["highest_rate_p99_under_100ms"].items():
         bound = " (the sweep's largest: at least)" if h["at_least"] else ""
         print(
             f"{server}: highest rate at p99 < 100 ms: {h['moves_per_s']} moves/s{bound}", file=out
         )
     print(f"load average at start: {summary['load_average_at_start']}", file=out)
+
+
+def pool_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds (utime+stime) of each process of the bot pools beside the servers `pids`:
+    their children spawned by multiprocessing (not its resource tracker)."""
+    out = {}
+    for pid in pids:
+        for child in children(pid):
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+                if b"spawn_main" in command:
+                    out[child] = cpu_seconds(child)
+            except OSError:  # gone meanwhile
+                continue
+    return out
+
+
+def children(pid: int) -> set[int]:
+    """The child processes of `pid` (any of its threads' children, from /proc)."""
+    out: set[int] = set()
+    for path in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            out.update(int(c) for c in path.read_text().split())
+        except OSError:
+            continue
+    return out
+
+
+def bot_figures(
+    args: Any,
+    stats: Stats,
+    elapsed: float,
+    server_cpu: float,
+    pool0: dict[int, float],
+    pool1: dict[int, float],
+    n_servers: int,
+) -> dict[str, Any]:
+    """--strong-bots: the bots' lag and rate, the pools' pace and CPU, and the servers' own CPU
+    over every move (a client's or a bot's: the server's counters cannot tell them apart)."""
+    lags = sorted(stats.bot_lags)
+    moves = len(lags)
+    # A pool process started during the window counts from zero; one that ended is lost (a
+    # broken pool is replaced: then the CPU per bot move is too low, and processes_found says).
+    pool = sum(cpu - pool0.get(pid, 0.0) for pid, cpu in pool1.items())
+    processes = n_servers * args.bot_processes
+    return {
+        "bot_level": "strong",
+        "bot_seconds": args.bot_seconds,
+        "bot_processes": args.bot_processes,
+        "bot_processes_found": len(pool1),
+        # Started while measuring (on demand): their start-up CPU counts as thinking.
+        "bot_processes_started": len(pool1.keys() - pool0.keys()),
+        "bot_moves": moves,
+        "bot_moves_per_s": round(moves / elapsed, 2),
+        "bot_lag_p50_ms": round(statistics.median(lags) * 1000, 1) if lags else None,
+        "bot_lag_p99_ms": round(lags[max(0, int(moves * 0.99) - 1)] * 1000, 1) if lags else None,
+        "bot_lag_max_ms": round(lags[-1] * 1000, 1) if lags else None,
+        "bot_moves_per_s_per_process": round(moves / elapsed / processes, 2),
+        "pool_cpu_ms_per_bot_move": round(pool / moves * 1000, 1) if moves else None,
+        "pool_cpu_percent": round(pool / elapsed * 100, 1),
+        "client_moves": stats.applied,
+        "server_cpu_ms_per_move": round(server_cpu / max(1, stats.applied + moves) * 1000, 2),
+    }
 
 
 def server_pid(port: int) -> int:
@@ -501,21 +658,24 @@ async def run(
     args: Any, tables: list[dict], ports: list[int], pids: list[int], server: str = "mediana"
 ) -> dict:
     stats = Stats()
-    stats.sockets = sum(len(t["tokens"]) + args.watchers for t in tables)
+    stats.sockets = sum(len(t["tokens"]) - len(t["bots"]) + args.watchers for t in tables)
     load = os.getloadavg()
     stop = asyncio.Event()
     pace = 1.0 / args.rate
     clients = []
     k = 0
     for i, t in enumerate(tables):
-        n = len(t["tokens"])
+        bots = frozenset(t["bots"])
+        n = len(t["tokens"]) - len(bots)
         for seat, token in enumerate(t["tokens"]):
+            if seat in bots:
+                continue
             # by seat: a table's seats on different servers (most fan-out crosses processes);
             # by table: all its seats on one server (as a proxy hashing on the table id would).
             port = ports[(k if args.placement == "seat" else i) % len(ports)]
             k += 1
             url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/?token={token}"
-            clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop))
+            clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop, bots))
         for w in range(args.watchers):
             port = ports[(k + w if args.placement == "seat" else i) % len(ports)]
             clients.append(
@@ -533,6 +693,7 @@ async def run(
     tasks = [asyncio.create_task(c) for c in clients]
     await asyncio.sleep(args.warmup)
     cpu0 = sum(cpu_seconds(p) for p in pids)
+    pool0 = pool_cpu(pids)
     client0 = time.process_time()
     busy0, total0 = machine_busy()
     t0 = time.monotonic()
@@ -550,6 +711,7 @@ async def run(
     client_lag = lag.worst
     elapsed = time.monotonic() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    pool1 = pool_cpu(pids)
     client_cpu = time.process_time() - client0
     busy1, total1 = machine_busy()
     stop.set()
@@ -594,6 +756,8 @@ async def run(
         if stats.all_connected_at is None
         else round(stats.all_connected_at - started, 2),
     }
+    if args.strong_bots:
+        result.update(bot_figures(args, stats, elapsed, cpu, pool0, pool1, len(ports)))
     if profiling:
         for port in ports:
             Path(args.profile, f"{server}-{port}.json").write_text(

@@ -70,7 +70,7 @@ class CreateTableForm(forms.Form):
     )
     bot_level = forms.ChoiceField(
         label=gettext_lazy("Bot level"),
-        choices=lambda: [(lv, lv) for lv in bot_registry.all_levels()],
+        choices=lambda: [(lv, api.bot_level_label(lv)) for lv in bot_registry.all_levels()],
         initial=bot_registry.DEFAULT_LEVEL,
     )
 

@@ -31,6 +31,7 @@ _local = threading.local()
 _server_loop: asyncio.AbstractEventLoop | None = None
 _sweeping: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _tasks: set[asyncio.Task] = set()
+_in_flight: set[tuple[str, int]] = set()  # bot moves this process's loop is reading or thinking
 
 
 def bot_delay() -> float:
@@ -60,9 +61,14 @@ def schedule_bot(table_id: str, seq: int) -> None:
 
 
 def _call_later(loop: asyncio.AbstractEventLoop, delay: float, table_id: str, seq: int) -> None:
+    key = (table_id, seq)
+    if key in _in_flight:
+        return  # the sweeper re-queued a move this process is still thinking about
+    _in_flight.add(key)
     task = loop.create_task(_bot_on_loop(table_id, seq, delay), context=contextvars.Context())
     _tasks.add(task)  # a reference, or it may be collected
     task.add_done_callback(_tasks.discard)
+    task.add_done_callback(lambda _: _in_flight.discard(key))
 
 
 async def _bot_on_loop(table_id: str, seq: int, delay: float) -> None:

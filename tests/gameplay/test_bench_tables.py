@@ -84,3 +84,33 @@ def test_a_small_bench_run_loses_nothing_on_mediana_nor_on_the_floor(tmp_path):
     )
     assert set(summary["highest_rate_p99_under_100ms"]) == {"mediana", "floor"}
     assert "| 4 | floor |" in run.stderr  # the table for people
+
+
+def test_a_small_bench_run_with_a_strong_bot_at_every_table_reports_the_bots_apart(tmp_path):
+    with shared_database(tmp_path) as env:
+        run = subprocess.run(
+            [
+                sys.executable,
+                "bench/tables.py",
+                *["--tables", "3", "--rate", "4", "--duration", "3", "--warmup", "3"],
+                *["--strong-bots", "--bot-seconds", "0.05"],
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert run.returncode == 0, run.stderr
+    figures, summary = [json.loads(line) for line in run.stdout.strip().splitlines()]
+    assert figures["seq_gaps"] == 0 and figures["errors"] == {}, figures
+    assert figures["failed_sockets"] == {}, figures
+    assert figures["sockets"] == 6  # two client seats a table: the third is the bot's
+    assert figures["client_moves"] > 0 and figures["p99_ms"] is not None
+    assert figures["bot_moves"] > 0 and figures["bot_moves_per_s"] > 0, figures
+    assert figures["bot_lag_p50_ms"] is not None and figures["bot_lag_p99_ms"] is not None
+    assert figures["bot_processes_found"] == 1 and figures["bot_moves_per_s_per_process"] > 0
+    assert figures["pool_cpu_ms_per_bot_move"] > 0 and figures["server_cpu_ms_per_move"] > 0
+    (point,) = summary["summary"]
+    assert point["mediana"]["bot_moves_per_s"] == figures["bot_moves_per_s"]
+    assert "bot lag p99 ms" in run.stderr  # the table for people

@@ -23,7 +23,7 @@ from gameplay.bots import jobs
 from gameplay.bots.search import Budget
 from gameplay.engines.registry import start_match
 from gameplay.models import Action
-from gameplay.services import bot_moves, clocks, matches, thinkers
+from gameplay.services import bot_moves, clocks, matches, runner, thinkers
 from gameplay.services.create import SeatSpec, create_table
 
 from .conftest import make_users, token
@@ -120,3 +120,23 @@ def test_the_clock_answers_for_a_strong_seat_with_the_basic_bots_choice(monkeypa
     got = clocks.default_action(match, seat, random.Random(1), "strong")
     want = bots.choose_action(GAME, match.view(seat), match.legal(seat), random.Random(1))
     assert got == want
+
+
+async def test_a_bot_move_in_flight_is_not_thought_twice_when_the_sweeper_requeues_it(
+    monkeypatch,
+):
+    calls = []
+
+    async def move(*args):
+        calls.append(args)
+        await asyncio.sleep(0.05)
+
+    monkeypatch.setitem(queue._on_loop, queue.BOT_MOVE, move)
+    loop = asyncio.get_running_loop()
+    runner._call_later(loop, 0, "t", 3)
+    runner._call_later(loop, 0, "t", 3)  # re-queued while the first is thinking: dropped
+    await asyncio.sleep(0.2)
+    runner._call_later(loop, 0, "t", 3)  # that one is done: a new request runs
+    runner._call_later(loop, 0, "t", 4)
+    await asyncio.sleep(0.2)
+    assert calls == [("t", 3, 0), ("t", 3, 0), ("t", 4, 0)]

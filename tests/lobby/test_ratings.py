@@ -69,3 +69,20 @@ def test_the_sweep_announces_a_resigned_seat_as_its_persons(ana):
     assert {s["bot_level"] for s in announced["seats"][1:]} == {"basic"}
     assert announced["forfeited_seats"] == [0]
     assert announced["result"]["forfeited"] == [0]
+
+
+def test_each_bot_level_is_rated_as_its_own_player(ana, settings):
+    settings.GAMEPLAY_BOT_SECONDS = {"strong": 0.01}  # the strong bots search, briefly
+    for level in ("basic", "strong"):
+        made = create(ana, game=GAME, bots=2, bot_level=level, deals=1)
+        leave(ana, made["table"])  # the bots play it out
+    rated = Rating.objects.filter(game=GAME, player__is_bot=True)
+    by_level = {
+        (r.player.name, r.player.bot_level, r.games) for r in rated.select_related("player")
+    }
+    assert by_level == {
+        ("Basic bot 1", "basic", 1),
+        ("Basic bot 2", "basic", 1),
+        ("Strong bot 1", "strong", 1),
+        ("Strong bot 2", "strong", 1),
+    }
