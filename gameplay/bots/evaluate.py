@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from gameplay.bots import get_bot, levels
+from gameplay.bots import get_bot, levels, search
 from gameplay.bots.registry import Chooser
 from gameplay.bots.search import Budget
 from gameplay.engines import registry
@@ -70,11 +70,16 @@ def play_table(
     return match
 
 
-def _timed(choose: Chooser, cpu: list[float]) -> Chooser:
+def _timed(choose: Chooser, cpu: list[float], searched: dict[str, int]) -> Chooser:
+    """`choose`, recording its CPU seconds per decision and the worlds and rollouts it drew."""
+
     def timed(view: dict[str, Any], legal: list[Any], rng: random.Random) -> dict[str, Any]:
+        before = dict(search.COUNTS)
         started = time.process_time()
         action = choose(view, legal, rng)
         cpu.append(time.process_time() - started)
+        for key in searched:
+            searched[key] += search.COUNTS[key] - before[key]
         return action
 
     return timed
@@ -82,22 +87,23 @@ def _timed(choose: Chooser, cpu: list[float]) -> Chooser:
 
 def duplicate_deal(
     game: str, seed: str, bot: Chooser, against: Chooser
-) -> tuple[float, list[float]]:
-    """One duplicate deal: the mean over seats of (bot - baseline) in that seat, and the bot's
-    CPU seconds per decision."""
+) -> tuple[float, list[float], dict[str, int]]:
+    """One duplicate deal: the mean over seats of (bot - baseline) in that seat, the bot's CPU
+    seconds per decision, and the worlds and rollouts its searches made."""
     seats = registry.get_game(game).seats
     base = play_table(game, seed, [against] * seats).result()["totals"]["payouts"]
     cpu: list[float] = []
     diffs = []
+    searched = {"worlds": 0, "rollouts": 0}
     for seat in range(seats):
         players = [against] * seats
-        players[seat] = _timed(bot, cpu)
+        players[seat] = _timed(bot, cpu, searched)
         pays = play_table(game, seed, players).result()["totals"]["payouts"]
         diffs.append(pays[seat] - base[seat])
-    return statistics.fmean(diffs), cpu
+    return statistics.fmean(diffs), cpu, searched
 
 
-def _one(job: tuple[str, str, str, str, Budget]) -> tuple[float, list[float]]:
+def _one(job: tuple[str, str, str, str, Budget]) -> tuple[float, list[float], dict[str, int]]:
     game, seed, bot, against, budget = job
     return duplicate_deal(game, seed, chooser(game, bot, budget), chooser(game, against, budget))
 
@@ -125,8 +131,11 @@ def duplicate(
             done = pool.map(_one, jobs, chunksize=1)
     else:
         done = [_one(job) for job in jobs]
-    diffs = [d for d, _ in done]
-    cpu = [c for _, cs in done for c in cs]
+    diffs = [d for d, _, _ in done]
+    worlds = sum(c["worlds"] for _, _, c in done)
+    rollouts = sum(c["rollouts"] for _, _, c in done)
+    searches = any(get_bot(game, level).searches for level in (bot, against))
+    cpu = [c for _, cs, _ in done for c in cs]
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
     return {
@@ -135,8 +144,8 @@ def duplicate(
         "against": against,
         "deals": deals,
         "seed": seed,
-        "iterations": budget.iterations,
-        "seconds_per_move": None if budget.iterations else budget.seconds,
+        "iterations": budget.iterations if searches else None,
+        "seconds_per_move": budget.seconds if searches and not budget.iterations else None,
         "mean_diff": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
         "won": _share(sum(d > 0 for d in diffs), deals),
@@ -146,6 +155,11 @@ def duplicate(
         "cpu_per_move_ms": {
             "mean": round(1000 * statistics.fmean(cpu), 2) if cpu else 0.0,
             "p95": round(1000 * _percentile(cpu, 0.95), 2),
+        },
+        "searched": {
+            "worlds_per_move": round(worlds / len(cpu), 1) if cpu else 0.0,
+            "rollouts_per_move": round(rollouts / len(cpu), 1) if cpu else 0.0,
+            "rollouts_per_cpu_second": round(rollouts / sum(cpu)) if sum(cpu) else 0,
         },
         "seconds": round(time.perf_counter() - started, 1),
     }

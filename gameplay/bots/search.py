@@ -36,6 +36,8 @@ Action = dict[str, Any]
 # How the deal is played out in a world: one move of whoever is to act.
 Rollout = Callable[[Match, random.Random], None]
 
+# Worlds drawn and rollouts played by this process's searches, for the evaluation's figures.
+COUNTS = {"worlds": 0, "rollouts": 0}
 MAX_CANDIDATES = 12  # multi-card choices (discards, exchanges): at most this many tried
 SAMPLE_TRIES = 300  # determiniser proposals per world before the bot gives up on searching
 
@@ -182,6 +184,8 @@ def search(
             totals[i] += _deal_payout(trial, seat, deal, rollout, random.Random(seed))
             rollouts += 1
         worlds += 1
+    COUNTS["worlds"] += worlds
+    COUNTS["rollouts"] += rollouts
     if not worlds:
         return Decision(prior, 0, 0, [(prior, 0.0)])
     means = [(a, t / worlds) for a, t in zip(options, totals, strict=True)]
