@@ -27,3 +27,8 @@ class UnknownTiebreak(StandingsError):
 
 class StandingsFault(LeagueFault):
     """Records that contradict the standings contract (never the organizer's fault)."""
+
+
+class DuplicateRecordError(StandingsFault, ValueError):
+    """A duplicate section the loader should never build (payouts not zero-sum, a deal completed
+    after its table stopped, …): a `StandingsFault`, and a `ValueError` for plain callers."""
