@@ -18,6 +18,18 @@ from .test_scale import shared_database
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.slow]
 
 
+def bench(env: dict[str, str], *args: str, timeout: float) -> subprocess.CompletedProcess:
+    """`bench/tables.py` with these arguments in a child process (its output captured)."""
+    return subprocess.run(
+        [sys.executable, "bench/tables.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def test_a_late_table_keeps_its_phase():
     assert next_slot(10.0, 1.0, 10.5) == 11.0
     assert next_slot(10.0, 1.0, 13.4) == 14.0  # slots 11..13 missed: next on the same phase
@@ -55,19 +67,8 @@ def test_the_floor_replays_its_line_in_a_cycle_with_each_seq_written_in():
 
 def test_a_small_bench_run_loses_nothing_on_mediana_nor_on_the_floor(tmp_path):
     with shared_database(tmp_path) as env:
-        run = subprocess.run(
-            [
-                sys.executable,
-                "bench/tables.py",
-                *["--tables", "4", "--rate", "2", "--duration", "2", "--warmup", "3"],
-                "--baseline",
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
+        run = bench(env, "--tables", "4", "--rate", "2", "--duration", "2", "--warmup", "3",
+                    "--baseline", timeout=240)  # fmt: skip
     assert run.returncode == 0, run.stderr
     *runs, summary = [json.loads(line) for line in run.stdout.strip().splitlines()]
     assert [r["server"] for r in runs] == ["mediana", "floor"]
@@ -88,19 +89,8 @@ def test_a_small_bench_run_loses_nothing_on_mediana_nor_on_the_floor(tmp_path):
 
 def test_a_small_bench_run_with_a_strong_bot_at_every_table_reports_the_bots_apart(tmp_path):
     with shared_database(tmp_path) as env:
-        run = subprocess.run(
-            [
-                sys.executable,
-                "bench/tables.py",
-                *["--tables", "3", "--rate", "4", "--duration", "3", "--warmup", "3"],
-                *["--strong-bots", "--bot-seconds", "0.05"],
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        run = bench(env, "--tables", "3", "--rate", "4", "--duration", "3", "--warmup", "3",
+                    "--strong-bots", "--bot-seconds", "0.05", timeout=120)  # fmt: skip
     assert run.returncode == 0, run.stderr
     figures, summary = [json.loads(line) for line in run.stdout.strip().splitlines()]
     assert figures["seq_gaps"] == 0 and figures["errors"] == {}, figures
