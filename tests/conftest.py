@@ -46,3 +46,13 @@ def watched(monkeypatch):
 
     real = play.after_commit
     monkeypatch.setattr(play, "after_commit", lambda *a, watchers=None, **k: real(*a, **k))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _stop_the_bot_processes():
+    """Stop the processes beside the server where bots think (`gameplay.services.thinkers`)
+    when the session ends: a test worker may leave without the interpreter's exit handlers."""
+    yield
+    from gameplay.services import thinkers
+
+    thinkers.shutdown()

@@ -225,7 +225,9 @@ def auctions(game: str, deals: int, level: str = "basic", first_seed: int = 0) -
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", default="strong", help="the level under test")
+    parser.add_argument(
+        "--bot", help="the level under test (default: strong; basic with --auctions)"
+    )
     parser.add_argument("--against", default="basic", help="the baseline it is compared with")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
@@ -238,6 +240,7 @@ def main(argv: list[str] | None = None) -> None:
         "--auctions", action="store_true", help="how auctions go among four --bot bots"
     )
     args = parser.parse_args(argv)
+    args.bot = args.bot or ("basic" if args.auctions else "strong")
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     try:
