@@ -9,7 +9,10 @@ through the same write path as a person's. Everything here pickles.
 
 from __future__ import annotations
 
+import os
 import random
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,5 +54,18 @@ def think(job: BotJob) -> dict[str, Any]:
 
 
 def warm() -> None:
-    """Import every bot and engine now (a pool process's initializer), not at the first move."""
+    """A pool process's initializer: import every bot and engine now, not at the first move,
+    and leave when the server does. A server killed without its exit handlers (SIGKILL, out of
+    memory) cannot stop its pool, and the worker would wait for work forever: it holds both
+    ends of its call queue's pipe, so it never sees the server's end close."""
     import gameplay.bots  # noqa: F401
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:  # re-parented: the server is gone
+                os._exit(0)
+
+    threading.Thread(target=watch, name="bot-pool-watch", daemon=True).start()

@@ -10,6 +10,11 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +30,7 @@ from gameplay.engines.registry import start_match
 from gameplay.models import Action
 from gameplay.services import bot_moves, clocks, matches, runner, thinkers
 from gameplay.services.create import SeatSpec, create_table
+from tests.procs import ROOT
 
 from .conftest import make_users, token
 
@@ -140,3 +146,27 @@ async def test_a_bot_move_in_flight_is_not_thought_twice_when_the_sweeper_requeu
     runner._call_later(loop, 0, "t", 4)
     await asyncio.sleep(0.2)
     assert calls == [("t", 3, 0), ("t", 3, 0), ("t", 4, 0)]
+
+
+def test_a_pool_process_leaves_when_its_server_is_killed():
+    """A server killed without its exit handlers leaves no bot process behind."""
+    script = (
+        "import multiprocessing, os\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from gameplay.bots.jobs import warm\n"
+        "pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('spawn'),"
+        " initializer=warm)\n"
+        "print(pool.submit(os.getpid).result(), flush=True)\n"
+        "os._exit(0)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    child = int(run.stdout.strip())
+    for _ in range(100):
+        if not Path(f"/proc/{child}").exists():
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the bot process outlived its server")
