@@ -32,6 +32,9 @@ async def close_thread_connections():
     from asgiref.sync import sync_to_async
     from django.db import connections
 
+    from gameplay.services import runner
+
+    await runner.settle_bot_moves()  # a bot move still thinking would reconnect after this
     await sync_to_async(connections.close_all)()
 
 

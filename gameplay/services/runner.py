@@ -31,6 +31,7 @@ _local = threading.local()
 _server_loop: asyncio.AbstractEventLoop | None = None
 _sweeping: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _tasks: set[asyncio.Task] = set()
+_bot_tasks: set[asyncio.Task] = set()
 _in_flight: set[tuple[str, int]] = set()  # bot moves this process's loop is reading or thinking
 
 
@@ -66,9 +67,18 @@ def _call_later(loop: asyncio.AbstractEventLoop, delay: float, table_id: str, se
         return  # the sweeper re-queued a move this process is still thinking about
     _in_flight.add(key)
     task = loop.create_task(_bot_on_loop(table_id, seq, delay), context=contextvars.Context())
-    _tasks.add(task)  # a reference, or it may be collected
-    task.add_done_callback(_tasks.discard)
+    _bot_tasks.add(task)  # a reference, or it may be collected
+    task.add_done_callback(_bot_tasks.discard)
     task.add_done_callback(lambda _: _in_flight.discard(key))
+
+
+async def settle_bot_moves(timeout: float = 30.0) -> None:
+    """Wait until the bot moves this loop has under way are done (tests, before they close
+    their database connections: a move applied after that would open one again)."""
+    loop = asyncio.get_running_loop()
+    pending = [t for t in _bot_tasks if t.get_loop() is loop and not t.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=timeout)
 
 
 async def _bot_on_loop(table_id: str, seq: int, delay: float) -> None:
