@@ -9,6 +9,7 @@ through the same write path as a person's. Everything here pickles.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import threading
@@ -60,7 +61,10 @@ def warm() -> None:
     ends of its call queue's pipe, so it never sees the server's end close."""
     import gameplay.bots  # noqa: F401
 
-    parent = os.getppid()
+    # The server's pid as it started this process (not `getppid()` now: a pool started while
+    # the server shut down may find it gone already).
+    started_by = multiprocessing.parent_process()
+    parent = started_by.pid if started_by is not None else os.getppid()
 
     def watch() -> None:
         while True:
