@@ -13,6 +13,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+import gameplay.api as gameplay
+
 register = template.Library()
 
 
@@ -28,3 +30,9 @@ def bot_mark(player: Any) -> SafeString | str:
         return ""
     title = _("bot") if builtin is None else _("built-in bot") if builtin else _("bot account")
     return format_html(' <span class="bot-mark" title="{}">🤖</span>', title)
+
+
+@register.filter
+def bot_level(level: str) -> str:
+    """A built-in bot's level as a person reads it, translated ("Strong"), not its key."""
+    return gameplay.bot_level_label(level) if level else ""

@@ -191,3 +191,12 @@ def test_the_api_refuses_an_unknown_level_on_its_field(alice):
     assert response.status_code == 400
     assert response.json() == {"bot_level": ["the bot level is one of random, basic, strong"]}
     assert not Event.objects.exists()
+
+
+def test_a_built_in_bots_page_names_its_level_as_people_read_it(client):
+    (strong,) = players.bots_named(players.numbered_bot_names("strong"), 1, "strong")
+    page = client.get(reverse("league:player", args=[strong.pk]))
+    assert page.status_code == 200
+    heading = parse(page.content).find_all("h1")[0].text
+    assert "built-in bot (Strong)" in heading
+    assert "(strong)" not in heading
