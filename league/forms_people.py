@@ -53,7 +53,7 @@ class ImportForm(forms.Form):
         help_text=_(
             "one player a line: name, then optionally club, country (two letters) and e-mail, "
             "separated by commas (or tabs, pasted from a spreadsheet); a first line "
-            "\u201cname,club,country,email\u201d names the columns"
+            "“name,club,country,email” names the columns"
         ),
     )
     file = forms.FileField(label=_("…or upload a CSV file"), required=False)
