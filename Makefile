@@ -8,7 +8,7 @@ PORT ?= 8000
 # has its own server and Chromium per worker). `make test PYTEST_ARGS=` runs it serially.
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint format worker beat requirements bench clean
+.PHONY: run test lint format worker beat requirements messages compilemessages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,22 @@ requirements: $(VENV)/.dev
 	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 base.in -o base.txt
 	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 dev.in -o dev.txt
 	cd requirements && ../$(BIN)/uv pip compile -q --python-version 3.11 bench.in -o bench.txt
+
+## messages: extract every string to translate into locale/{de,it,ja}: templates and Python (the
+## django domain) and static/js (djangojs), then compile them; needs GNU gettext (xgettext, msgfmt).
+## Translate the new or changed entries, then `make compilemessages` (docs/translations.md).
+LOCALES := -l de -l it -l ja
+MESSAGES_IGNORE := --ignore=.venv --ignore=var --ignore=bench --ignore=staticfiles \
+	--ignore=test-output --ignore=tests
+messages: $(VENV)/.base
+	$(BIN)/python manage.py makemessages $(LOCALES) $(MESSAGES_IGNORE) --add-location=file
+	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES) $(MESSAGES_IGNORE) --add-location=file
+	$(MAKE) compilemessages
+
+## compilemessages: locale/*/LC_MESSAGES/*.po -> .mo (the .mo files are committed, so a fresh clone
+## runs translated without gettext; tests/i18n checks they match the .po files)
+compilemessages: $(VENV)/.base
+	$(BIN)/python manage.py compilemessages $(LOCALES) $(MESSAGES_IGNORE)
 
 ## bench: the self-contained benchmarks of bench/ (figures in docs/performance.md);
 ## bench/tables.py needs a running server on PostgreSQL + Redis, see docs/tables.md

@@ -72,9 +72,13 @@ MIDDLEWARE = [
     "config.malformed.RefuseNulMiddleware",  # a NUL in a URL: 404/400, not a database error
     "config.busy.PoolBusyMiddleware",  # no database connection free in time: 503, not 500
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The browser's language: the switcher's cookie, else Accept-Language, else English
+    # (after sessions, before CommonMiddleware, as Django asks).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.language.ProfileLanguageMiddleware",  # a logged-in player's profile language wins
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -330,7 +334,18 @@ LEAGUE_OPEN_ORGANIZING = env_bool("LEAGUE_OPEN_ORGANIZING", False)
 PLAYER_REPORTS_PER_DAY = env_int("PLAYER_REPORTS_PER_DAY", 10, minimum=1)
 
 # --- Internationalisation, static files ----------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# docs/translations.md: a logged-in player's profile language, else the switcher's cookie or the
+# browser's Accept-Language, else English. No /de/ prefixes: the URLs (protocol, API) are fixed.
+LANGUAGE_CODE = "en"
+LANGUAGES = [  # each in its own language, as the switcher in the header shows them
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("it", "Italiano"),
+    ("ja", "日本語"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # the switcher's choice is remembered for a year
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,8 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from accounts import language
 from accounts import views as accounts_views
 from config import api_root, health, views
 from league.profile import views as profile_views
@@ -10,6 +12,15 @@ from league.profile import views as profile_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    # docs/translations.md: the header's language switcher, and the browser client's catalog
+    # (the djangojs domain in the active language) at a stable address.
+    path("i18n/setlang/", language.set_language, name="set_language"),
+    # Only Mediana's own catalogue (LOCALE_PATHS), not the admin's scripts' strings.
+    path(
+        "i18n/js/",
+        JavaScriptCatalog.as_view(packages=["gameplay", "league"]),
+        name="javascript-catalog",
+    ),
     path("login/", accounts_views.legacy_login, name="login"),
     path("logout/", accounts_views.legacy_logout, name="logout"),
     path("accounts/profile/", profile_views.profile, name="profile"),

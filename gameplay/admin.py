@@ -5,7 +5,9 @@ their deals), nor the engine state or the record of an unfinished table (every h
 salts the record reveals), nor an unfinished table's actions (discards, gifts and face-down
 commits are private), nor a seat's token (it lets anyone act for the seat). A list filter in the
 URL (`?seed__startswith=1`, `?token__startswith=a`) would be an oracle for the same secrets, so
-those lookups are refused.
+those lookups are refused. An embargoed (duplicate) table counts as unfinished until it is
+released: other tables of its section are still playing its cards. Its explicit `deals` are
+never shown (their salts are secret).
 """
 
 from typing import Any
@@ -16,6 +18,11 @@ from django.utils.translation import gettext_lazy as _
 from gameplay.models import Action, Seat, Table
 
 FINISHED = Table.Status.FINISHED
+
+
+def _shown_finished(table: Table) -> bool:
+    """Whether the admin may show the table's record and actions: finished and released."""
+    return table.status == FINISHED and not table.embargoed
 
 
 # A seat as the admin shows it: who sits there and, for a bot, its level; never the token.
@@ -66,6 +73,7 @@ class TableAdmin(ReadOnlyAdmin):
         "deadline",
         "bot_due",
         "allow_spectators",
+        "embargoed",
         "rated",
         "result",
         "forfeited_seats",
@@ -75,12 +83,14 @@ class TableAdmin(ReadOnlyAdmin):
     )
 
     def get_fields(self, request, obj: Table | None = None) -> tuple[str, ...]:
-        if obj is not None and obj.status == FINISHED:
+        if obj is not None and _shown_finished(obj):
             return (*self.shown, "record")
+        if obj is not None and obj.embargoed:  # its result too waits for the section
+            return tuple(f for f in self.shown if f != "result")
         return self.shown
 
     def lookup_allowed(self, lookup: str, value: Any, request: Any = None) -> bool:
-        if _refused_lookup(lookup, {"seed", "state", "record"}):
+        if _refused_lookup(lookup, {"seed", "state", "record", "deals"}):
             return False
         return super().lookup_allowed(lookup, value, request)
 
@@ -111,13 +121,13 @@ class ActionAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("action"))
     def shown_action(self, obj: Action) -> Any:
-        if obj.table.status != FINISHED:
+        if not _shown_finished(obj.table):
             return _("hidden until the table is finished")
         return obj.action
 
     def has_view_permission(self, request, obj: Action | None = None) -> bool:
         # One action's page (its title is the action itself) only once its table is finished.
-        if obj is not None and obj.table.status != FINISHED:
+        if obj is not None and not _shown_finished(obj.table):
             return False
         return super().has_view_permission(request, obj)
 

@@ -29,9 +29,13 @@ __all__ = [
     "anonymize_seats",
     "bot_level_label",
     "bot_levels",
+    "check_deal_set",
     "check_grid",
+    "deal_outcomes",
+    "deal_set",
     "describe_variant",
     "display_name",
+    "duplicate_problem",
     "flag_label",
     "game",
     "game_choices",
@@ -43,6 +47,7 @@ __all__ = [
     "max_deals",
     "random_record",
     "read_grid",
+    "release_tables",
     "score_record",
     "score_sheet",
     "sheet_examples",
@@ -293,13 +298,15 @@ def start_table(
     seats: list[int | str],
     variant: dict[str, Any] | None = None,
     n_deals: int = 1,
-    seed: int | None = None,
+    seed: int | str | None = None,
     seconds_per_move: int = 60,
     on_timeout: str = "default",
     allow_spectators: bool = True,
     rated: bool = False,
     names: list[str] | None = None,
     bot_level: str = "basic",
+    deals: list[dict[str, Any]] | None = None,
+    embargoed: bool = False,
 ) -> str:
     """Open an online table for a fixture and return its id (the league's `table_ref`).
 
@@ -307,15 +314,26 @@ def start_table(
     bot seat played by the built-in bot at `bot_level` (one of `bot_levels`, docs/bots.md).
     `names` are the display names (default: usernames and bot names). `seed`: leave it None,
     and the deals come from a secret seed drawn with `secrets`; a given seed makes every hand
-    predictable to whoever knows it (never pass anything derived from public data).
-    `on_timeout` is "default" (a legal default action) or "forfeit". Raises `VariantError` for
-    a bad variant, seat count, match length or bot level. Call it inside the league's
-    transaction: bots start moving only after it commits.
+    predictable to whoever knows it (never pass anything derived from public data). Tables
+    given the same seed (a duplicate section's secret one) are dealt the same deals and show
+    the same deal commitments. `deals`: explicit deals dealt first (records' `hands`/`stock`,
+    each may carry its secret `salt`: without one a deal has no commitment; 1 to `n_deals` of
+    them, the seed deals the rest). `embargoed`: a duplicate table — no spectators whatever
+    `allow_spectators` says, and its record, replay, salts and result are withheld from
+    everyone, its players too, until `release_tables`; it plays and sends `match_finished`
+    as any table. `on_timeout` is "default" (a legal default action) or "forfeit". Raises
+    `VariantError` for a bad variant, seat count, match length, bot level or deal. Call it
+    inside the league's transaction: bots start moving only after it commits.
     """
     from django.contrib.auth import get_user_model
 
     from gameplay.services.create import SeatSpec, create_table
+    from gameplay.services.duplicate import normalised_deals
 
+    if not isinstance(embargoed, bool):
+        raise VariantError("embargoed must be true or false")
+    if deals is not None:
+        deals = normalised_deals(game_name, variant, deals, n_deals, exact=False, keep_salts=True)
     users = get_user_model().objects.in_bulk([s for s in seats if isinstance(s, int)])
     specs = []
     for n, who in enumerate(seats):
@@ -340,12 +358,72 @@ def start_table(
             allow_spectators=allow_spectators,
             rated=rated,
             origin="event",  # never listed by the lobby (lobby-api.md)
+            deals=deals,
+            embargoed=embargoed,
         )
     except KeyError:
         raise VariantError(f"unknown game {game_name!r}") from None
     except ValueError as exc:
         raise VariantError(str(exc)) from None
     return table.id
+
+
+# --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate.py) -----------
+
+
+def duplicate_problem(game_name: str, variant: Any) -> str | None:
+    """Why this variant cannot be played in duplicate — play would change how many deals the
+    match has or who deals next (3-5-8 without `fixed_length`, Woburn bidding) — translated;
+    None when it can. Raises `VariantError` for an unknown game or a bad variant."""
+    from gameplay.services.duplicate import duplicate_problem as problem
+
+    return problem(game_name, variant)
+
+
+def deal_set(
+    game_name: str,
+    variant: dict[str, Any] | None,
+    n_deals: int,
+    *,
+    seed: int | str | None = None,
+    deals: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The deals every table started with this `seed` / these `deals` (`start_table`) is dealt:
+    per deal `{"hands": [[codes]], "stock": [codes], "commitment": str | None}`, exactly as
+    the tables show them (printable hand records, the travellers' hands). Secret: call it
+    only for whoever may see the section's cards. `VariantError` for bad input."""
+    from gameplay.services.duplicate import deal_set as dealt
+
+    return dealt(game_name, variant, n_deals, seed=seed, deals=deals)
+
+
+def check_deal_set(
+    game_name: str, variant: dict[str, Any] | None, deals: Any, n_deals: int
+) -> list[dict[str, Any]]:
+    """An uploaded deal set checked — a list of exactly `n_deals` `{"hands", "stock"}` of the
+    game's deck (or a record holding them) — and normalised to exactly those two fields.
+    Raises `VariantError` whose message (translated) names the deal, from 1."""
+    from gameplay.services.duplicate import check_deal_set as check
+
+    return check(game_name, variant, deals, n_deals)
+
+
+def release_tables(table_refs: list[str]) -> int:
+    """Lift the embargo of these tables (their section is complete): from now on their
+    records, replays, salts and results are shown as any table's. Returns how many were
+    embargoed; an unknown or already released id is skipped."""
+    from gameplay.services.duplicate import release_tables as release
+
+    return release(table_refs)
+
+
+def deal_outcomes(record: dict[str, Any]) -> list[str]:
+    """One short translated line per deal of a `mediana.record/1` record — the contract or the
+    outcome ("Chiamo by seat 2, won with 7 points"), from the engines' deal summaries — for a
+    traveller. Raises `RecordError` for a record that does not replay."""
+    from gameplay.services.duplicate import deal_outcomes as outcomes
+
+    return outcomes(record)
 
 
 def table_result(table_ref: str) -> dict[str, Any] | None:

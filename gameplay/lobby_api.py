@@ -146,6 +146,10 @@ class TableEntrySerializer(serializers.Serializer):
 class TableDetailSerializer(TableEntrySerializer):
     seq = serializers.IntegerField(help_text="actions applied so far")
     result = serializers.DictField(allow_null=True, help_text="score_record's output once finished")
+    withheld = serializers.BooleanField(
+        required=False,
+        help_text="only on an embargoed (duplicate) table: its result waits for its section",
+    )
 
 
 class TableListSerializer(serializers.Serializer):

@@ -249,15 +249,18 @@ def my_games(request: HttpRequest) -> HttpResponse:
         seats = list(table.seats.all())
         # A person who resigned keeps the seat's result (a bot played it out).
         mine = next((s.number for s in seats if user.pk in (s.user_id, s.resigned_user_id)), None)
+        finished, withheld = table.status == FINISHED, table.embargoed
         rows.append(
             {
                 "table": table,
                 "game_name": _game_name(table.game),
                 "opponents": [s for s in seats if s.number != mine],
                 "my_seat": mine,
-                "result": _result_of(table, mine) if table.status == FINISHED else None,
+                # An embargoed (duplicate) table's result and replay wait for its section.
+                "result": _result_of(table, mine) if finished and not withheld else None,
+                "withheld": finished and withheld,
                 "url": _table_url(table.id),
-                "replay_url": f"/tables/{table.id}/replay/" if table.status == FINISHED else None,
+                "replay_url": f"/tables/{table.id}/replay/" if finished and not withheld else None,
             }
         )
     return render(request, "gameplay/lobby/my_games.html", {"page": page, "rows": rows})

@@ -81,6 +81,13 @@ class Table(models.Model):
     # The kind of the action at `seq` ("" before any): states say who took it (by the clock?).
     last_kind = models.CharField(max_length=8, blank=True, default="")
     allow_spectators = models.BooleanField(default=True)
+    # A duplicate table (docs/tables.md, "Embargoed tables"): no spectators, and its record,
+    # replay, salts and result are withheld from everyone, its players too, until
+    # `gameplay.api.release_tables` (other tables of its section still play the same cards).
+    embargoed = models.BooleanField(default=False)
+    # Explicit deals ({"hands", "stock"[, "salt"]} in card codes) dealt before the seed's: an
+    # uploaded duplicate deal set. Null: every deal comes from `seed`.
+    deals = models.JSONField(null=True, blank=True)
     rated = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True, help_text="score_record output at the end")
     record = models.JSONField(null=True, blank=True, help_text="the game record at the end")

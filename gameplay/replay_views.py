@@ -4,7 +4,8 @@ The page carries the summary and one deal's steps (`json_script`); the browser
 (`static/js/replay.js`, drawing with the table's own renderers) fetches the other deals from
 `replay.json?deal=K` as the viewer steps into them. The server replays the record through the
 engine for every step; the browser holds no rules. Who may read the record may watch the
-replay (`services.replay.may_replay`); anyone else, and everyone before the end, gets a 404.
+replay (`services.replay.may_replay`); anyone else, and everyone before the end, gets a 404;
+an embargoed (duplicate) table's players get a 403 that says it waits for the section.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET
 from gameplay.engines import registry
 from gameplay.models import Table
 from gameplay.services import replay, summaries
+from gameplay.services.duplicate import WITHHELD
 
 
 class BadDeal(ValueError):
@@ -72,6 +74,10 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
     table = _finished_table(request, table_id)
     if table is None:
         raise Http404("no replay")
+    if table.embargoed:  # a duplicate table: its players too wait for the section
+        spec = registry.get_game(table.game)
+        context = {"table": table, "game_name": spec.display_name, "message": WITHHELD}
+        return render(request, "gameplay/withheld.html", context, status=403)
     try:
         deal = _deal_param(request) or 0
         data = replay.summary(table, deal=deal)
@@ -110,6 +116,8 @@ def table_replay_json(request: HttpRequest, table_id: str) -> JsonResponse:
     table = _finished_table(request, table_id)
     if table is None:
         return JsonResponse({"detail": gettext("no replay of this table")}, status=404)
+    if table.embargoed:
+        return JsonResponse({"detail": str(WITHHELD)}, status=403)
     try:
         deal = _deal_param(request)
         data = replay.summary(table) if deal is None else replay.deal_steps(table, deal)

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from gameplay import api, lobby_views
 from gameplay.engines import registry
 from gameplay.models import Table
-from gameplay.services import identity, matches, summaries
+from gameplay.services import duplicate, identity, matches, summaries
 
 
 def _viewer(request: HttpRequest, table: Table) -> identity.Identity | None:
@@ -52,9 +52,11 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "nDeals": obj.n_deals,
         "secondsPerMove": obj.seconds_per_move,
         "socketPath": f"/ws/tables/{obj.id}/",
-        "recordUrl": f"/tables/{obj.id}/record.json",
-        "replayUrl": reverse("gameplay:replay", args=[obj.id]),
+        # An embargoed table's record and replay wait for its section: the end says so.
+        "recordUrl": None if obj.embargoed else f"/tables/{obj.id}/record.json",
+        "replayUrl": None if obj.embargoed else reverse("gameplay:replay", args=[obj.id]),
         "replayLabel": gettext("Replay this match step by step"),
+        "withheld": str(duplicate.WITHHELD) if obj.embargoed else None,
         # What the table's contracts, signals, targets… mean (the engine's HINTS), translated.
         "hints": {key: gettext(text) for key, text in spec.hints.items()},
         "hintLabel": gettext("What does this mean?"),
@@ -85,4 +87,6 @@ def table_record(request: HttpRequest, table_id: str) -> JsonResponse:
     obj = get_object_or_404(Table.objects.defer("state"), pk=table_id)
     if obj.status != Table.Status.FINISHED or _viewer(request, obj) is None:
         raise Http404("no record yet")
+    if obj.embargoed:  # a duplicate table: its players too wait for the section
+        return JsonResponse({"detail": str(duplicate.WITHHELD)}, status=403)
     return JsonResponse(matches.table_record(obj.id), json_dumps_params={"indent": 1})

@@ -21,12 +21,15 @@ from league.services.events import (
     LOCKED_ONCE_PLANNED,
     MAX_ROUNDS,
     max_deals_per_match,
+    scoring_problems,
     size_problems,
 )
 from league.standings import tiebreak_choices
 
 # The schedule's settings (league.services.schedule): optional in a post, defaults kept.
 SCHEDULE_FIELDS = ("time_zone", "deadline_policy", "extension_days")
+# Settings added since the form's first clients: optional in a post, the event's kept.
+KEPT_IF_LEFT_OUT = (*SCHEDULE_FIELDS, "bot_level", "scoring", "duplicate_rank")
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -152,9 +155,9 @@ class EventForm(forms.ModelForm):
     """Event settings for one game; `variant__<flag>` fields come from the game's schema.
 
     Once a round exists, what it used (`LOCKED_ONCE_PLANNED`: format, variant, deals, bot level,
-    seed) is shown disabled with the reason, and a post that changes it anyway is refused here
-    (and by `update_event`). A closed event's form is all disabled (`read_only`): nothing can
-    change.
+    seed, scoring) is shown disabled with the reason, and a post that changes it anyway is
+    refused here (and by `update_event`). A closed event's form is all disabled
+    (`read_only`): nothing can change.
     """
 
     tiebreaks = forms.Field(required=False)  # replaced per form: `tiebreak_order_field`
@@ -175,6 +178,8 @@ class EventForm(forms.ModelForm):
             "deals_per_match",
             "leftover",
             "bot_level",
+            "scoring",
+            "duplicate_rank",
             "bye_match_points",
             "seconds_per_move",
             "on_timeout",
@@ -200,8 +205,8 @@ class EventForm(forms.ModelForm):
             if flag["name"] in current:
                 field.initial = current[flag["name"]]
             self.fields[f"variant__{flag['name']}"] = field
-        for name in SCHEDULE_FIELDS:  # left out (an older client): the event keeps its own
-            self.fields[name].required = False
+        for name in (*SCHEDULE_FIELDS, "scoring", "duplicate_rank"):  # left out (an older
+            self.fields[name].required = False  # client): the event keeps its own
         self.fields["tiebreaks"] = tiebreak_order_field()
         self.fields["bot_level"] = bot_level_field(game)  # left out: the event keeps its own
         self.rounds_planned = self.instance.round_set.count() if self.instance.pk else 0
@@ -242,7 +247,7 @@ class EventForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        for name in (*SCHEDULE_FIELDS, "bot_level"):
+        for name in KEPT_IF_LEFT_OUT:
             if data.get(name) in (None, ""):
                 data[name] = getattr(self.instance, name)  # the event's, or the default
         for name in self.locked:  # disabled fields keep their value; a post may still try
@@ -255,7 +260,29 @@ class EventForm(forms.ModelForm):
         if rounds is not None and deals is not None:
             for name, message in size_problems(rounds, deals):  # the service's own bounds
                 self.add_error(name, message)
+        self._check_scoring(data)
         return data
+
+    def _check_scoring(self, data: dict[str, Any]) -> None:
+        """Duplicate scoring's rules (format, variant), beside the scoring field: the
+        service's own (`scoring_problems`)."""
+        variant_fields = [f"variant__{flag['name']}" for flag in self.schema]
+        if any(name in self.errors for name in ("scoring", *variant_fields)):
+            return
+        try:
+            variant = gameplay.validate_variant(self.game, self.variant())
+        except (gameplay.VariantError, KeyError):
+            return  # the service says what is wrong with the variant
+        fields = {
+            "game": self.game,
+            "variant": variant,
+            "format": data.get("format"),
+            "scoring": data.get("scoring"),
+            "duplicate_rank": data.get("duplicate_rank"),
+        }
+        for name, message in scoring_problems(fields):
+            if name not in self.locked:
+                self.add_error(name, message)
 
     def variant(self) -> dict[str, Any]:
         """The chosen flags, typed as the schema has them (`variant_field` coerces)."""
@@ -324,4 +351,53 @@ class ResultForm(forms.Form):
             ]
         except ValueError:
             raise forms.ValidationError("Forfeited seats must be numbers.") from None
+        return data
+
+
+# A deal set is a few hundred cards a deal: far below this, and a typo'd upload of something
+# else (an image, a whole export) is refused before it is read.
+MAX_DEAL_SET_BYTES = 512 * 1024
+
+
+class DealSetForm(forms.Form):
+    """A section's deal set (league.services.sections.upload_deals), as a JSON file or pasted:
+    a list of deals, each with the records' `hands` (one list of card codes per seat) and
+    `stock`, or a whole game record (its deals' hands and stock are read)."""
+
+    deals_file = forms.FileField(required=False, label=gettext_lazy("Deal set file (JSON)"))
+    deals_text = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10}),
+        label=gettext_lazy("…or paste the deal set"),
+        help_text=gettext_lazy(
+            '[{"hands": [["AS", "7H", ...], ...], "stock": [...]}, ...]: one deal per deal of '
+            "the match, in order; each seat's hand, seat 0 first"
+        ),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("deals_file")
+        if upload is not None:
+            if upload.size > MAX_DEAL_SET_BYTES:
+                raise forms.ValidationError(
+                    gettext("The file is too large for a deal set (at most %(kb)s KB).")
+                    % {"kb": MAX_DEAL_SET_BYTES // 1024}
+                )
+            raw = upload.read().decode("utf-8", errors="replace")
+        else:
+            raw = data.get("deals_text", "")
+        if not raw.strip():
+            raise forms.ValidationError(gettext("Give a deal set: a JSON file, or paste it."))
+        if len(raw) > MAX_DEAL_SET_BYTES:
+            raise forms.ValidationError(
+                gettext("The text is too long for a deal set (at most %(kb)s KB).")
+                % {"kb": MAX_DEAL_SET_BYTES // 1024}
+            )
+        try:
+            data["deals"] = _strict_json(raw)
+        except (ValueError, RecursionError) as exc:
+            raise forms.ValidationError(
+                gettext("Not valid JSON: %(error)s") % {"error": exc}
+            ) from None
         return data

@@ -126,6 +126,16 @@ class Event(models.Model):
         DEFAULT_ACTION = "default", "Play a legal default action"
         FORFEIT = "forfeit", "Forfeit the match"
 
+    # Duplicate events (docs/league.md "Duplicate events", shared/spec/duplicate.md): the
+    # tables of a section play the same deals and each seat is scored against the field.
+    class Scoring(models.TextChoices):
+        MATCH = "match", _("match points (each table on its own)")
+        DUPLICATE = "duplicate", _("duplicate (the same cards at every table of a section)")
+
+    class DuplicateRank(models.TextChoices):
+        TOTAL = "total", _("duplicate total")
+        PERCENTAGE = "percentage", _("matchpoint percentage")
+
     slug = models.SlugField(max_length=80, unique=True)
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
@@ -145,6 +155,25 @@ class Event(models.Model):
         max_length=20,
         default="basic",
         help_text=_("level of the built-in bots that fill seats"),
+    )
+    # Fixed once a round exists (league.services.events.LOCKED_ONCE_PLANNED); duplicate only
+    # for formats with `supports_duplicate` and variants gameplay plays in duplicate.
+    scoring = models.CharField(
+        _("scoring"),
+        max_length=10,
+        choices=Scoring.choices,
+        default=Scoring.MATCH,
+        help_text=_(
+            "duplicate: every table of a round (or of a section of it) plays the same deals, "
+            "and each player is compared with those who held the same cards"
+        ),
+    )
+    duplicate_rank = models.CharField(
+        _("duplicate standings rank by"),
+        max_length=10,
+        choices=DuplicateRank.choices,
+        default=DuplicateRank.TOTAL,
+        help_text=_("duplicate events: which figure ranks the standings (the other is shown)"),
     )
     bye_match_points = models.SmallIntegerField(default=1)
     tiebreaks = models.JSONField(default=list, blank=True)
@@ -269,6 +298,11 @@ class Event(models.Model):
         return gameplay.display_name(self.game)
 
     @property
+    def is_duplicate(self) -> bool:
+        """Whether the event is scored in duplicate (its rounds have sections)."""
+        return self.scoring == self.Scoring.DUPLICATE
+
+    @property
     def format_name(self) -> str:
         """The format's short name, translated ("Swiss"; the form offers the longer label):
         `format` is a registry key, for URLs, the API and CSVs only."""
@@ -353,6 +387,31 @@ class Round(models.Model):
         return f"{self.event} · round {self.number}"
 
 
+class Section(models.Model):
+    """Tables of one round of a duplicate event that play the same deal set (by default every
+    table of the round; the organizer may split a draft round, league.services.sections).
+
+    `seed` is secret: drawn with `secrets` when the round is published, never shown nor
+    logged. `deals`: a deal set the organizer uploaded instead (records' hands and stock, one
+    per deal; publishing adds a secret salt to each). `completed_at`: when the last table of
+    the section got its counting result, the moment the section's results are published."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sections")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, blank=True)
+    deals = models.JSONField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_section_per_number")
+        ]
+
+    def __str__(self) -> str:  # never the seed
+        return f"{self.round} · section {self.number}"
+
+
 class Fixture(models.Model):
     """One table of a round. `table_ref` names its online table in gameplay, if any."""
 
@@ -366,6 +425,10 @@ class Fixture(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
     number = models.PositiveSmallIntegerField()
+    # Duplicate events: the section whose deal set the table plays (None: not duplicate).
+    section = models.ForeignKey(
+        Section, null=True, blank=True, on_delete=models.SET_NULL, related_name="fixtures"
+    )
     table_ref = models.CharField(max_length=64, blank=True)
     # Asynchronous events (league.services.schedule): the table is opened by one of its players.
     opened_at = models.DateTimeField(null=True, blank=True)

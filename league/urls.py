@@ -2,6 +2,7 @@ from django.urls import path
 
 from league import (
     views,
+    views_duplicate,
     views_help,
     views_import,
     views_ledger,
@@ -75,6 +76,22 @@ urlpatterns = [
         views_print.round_sheets,
         name="round_sheets",
     ),
+    # duplicate events: a draft round's sections, their deal sets; the printable hand records
+    path(
+        "events/<slug:slug>/rounds/<int:number>/sections/",
+        views_organizer.round_sections,
+        name="round_sections",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/sections/<int:section>/deals/",
+        views_organizer.section_deals,
+        name="section_deals",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/hands/",
+        views_print.round_hands,
+        name="round_hands",
+    ),
     path(
         "events/<slug:slug>/rounds/<int:number>/action/",
         views_organizer.round_action,
@@ -116,6 +133,17 @@ urlpatterns = [
         "events/<slug:slug>/rounds/<int:number>/schedule/",
         views_schedule.round_schedule,
         name="round_schedule",
+    ),
+    # duplicate events: a deal's travellers, the round's as CSV (docs/league.md, "Travellers")
+    path(
+        "events/<slug:slug>/rounds/<int:number>/deals/<int:deal>/",
+        views_duplicate.traveller,
+        name="traveller",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/travellers.csv",
+        views_duplicate.travellers_csv,
+        name="travellers_csv",
     ),
     path("events/<slug:slug>/standings/", views.standings, name="standings"),
     path("events/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),

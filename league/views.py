@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -28,17 +29,21 @@ from league.models import (
 )
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
+from league.services import duplicate, registration, sections
 from league.services import organizers as organizer_services
-from league.services import registration
 from league.services.event_times import zone
 from league.services.ledger import LEDGER_FIELDS, ledger_rows
 from league.services.organizers import display_name
 from league.services.permissions import can_manage, can_organize, can_see
 from league.services.round_rules import round_notes
 from league.services.rounds import loaded_fingerprint
-from league.services.standings import played_in, standings_mode, standings_rows
+from league.services.standings import (
+    played_in,
+    standings_config,
+    standings_mode,
+    standings_rows,
+)
 from league.standings import (
-    StandingsConfig,
     StandingsRow,
     column_tiebreaks,
     get_tiebreak,
@@ -131,9 +136,14 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         ),
     )
     byes = Bye.objects.filter(round=round_).select_related("player")
+    # Duplicate: a table of a section still being played shows nothing of its result (its own
+    # players see theirs as at the table), league.services.duplicate.
+    withheld = duplicate.withheld_fixtures(request.user, event, round_=round_)
     tables = []
     for fixture in fixtures:
         result = fixture.counting[0] if fixture.counting else None
+        if fixture.pk in withheld:
+            result = None
         seats = list(fixture.seats.all())
         totals = result.scored["totals"]["payouts"] if result else [None] * len(seats)
         winners = set(result.scored["winners"]) if result else set()
@@ -142,6 +152,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "fixture": fixture,
                 "result": result,
                 "agreed": fixture.agreed[0] if fixture.agreed else None,
+                "withheld": fixture.pk in withheld,
                 "seats": [
                     {"seat": s, "payout": totals[s.number], "winner": s.number in winners}
                     for s in seats
@@ -149,7 +160,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             }
         )
     context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
+    if event.is_duplicate and round_.status == Round.Status.PUBLISHED:
+        context["deals"] = range(1, event.deals_per_match + 1)  # the travellers' links
     context["format_notes"] = round_notes(round_, fixtures, byes)  # how it was made, who goes on
+    context["duplicate"] = sections.sections_overview(round_, fixtures)  # duplicate events
     if manager and round_.status == Round.Status.DRAFT:
         context["draft"] = loaded_fingerprint(fixtures, byes)
     # Times are typed and shown on the event's clocks (the schedule form's inputs too).
@@ -203,6 +217,17 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         # "Ranked by …": the registry's labels are gettext_noop'd English, translated here
         "tiebreak_order": [gettext(get_tiebreak(name).label) for name in event.tiebreaks],
         "knockout": standings_mode(event) == "knockout",  # ranked by the round reached
+        "duplicate": event.is_duplicate,  # ranked by duplicate_rank, the travellers linked
+        "by_percentage": event.duplicate_rank == Event.DuplicateRank.PERCENTAGE,
+        "published_rounds": (
+            list(
+                event.round_set.filter(status=Round.Status.PUBLISHED).values_list(
+                    "number", flat=True
+                )
+            )
+            if event.is_duplicate
+            else []
+        ),
     }
     return render(request, "league/standings.html", context)
 
@@ -213,9 +238,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
     snapshot = standings_rows(event)
-    config = StandingsConfig(
-        tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed, mode=standings_mode(event)
-    )
+    config = standings_config(event)
     names = {row["player_id"]: row["player"] for row in snapshot}
     rows = standings_csv_rows([_standings_row(row) for row in snapshot], config, names)
     csv_safe.writer(response).writerows(rows)  # player names are anyone's text: no formulas
@@ -235,7 +258,15 @@ def _standings_row(row: dict) -> StandingsRow:
         tiebreak_values=tuple(row["tiebreaks"]),
         tied=row.get("tied", False),
         round_reached=row.get("round_reached", 0),  # knockout events' column
+        # duplicate events' columns, from the snapshot's 6 places (what the CSV writes)
+        duplicate_total=_exact(row.get("duplicate_total")),
+        matchpoint_pct=_exact(row.get("matchpoint_pct")),
     )
+
+
+def _exact(value: float | None) -> Fraction | None:
+    """A snapshot's number as the decimal it reads (0.333333), exactly."""
+    return None if value is None else Fraction(repr(value))
 
 
 def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
@@ -244,11 +275,17 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-ledger.csv"'
     writer = csv_safe.writer(response)  # player names are anyone's text: no formulas
     writer.writerow(["round", "table", "deal", "seat", "player_id", "player", "score", "payout"])
-    rows = ledger_rows(event).values_list(*LEDGER_FIELDS)
+    rows = ledger_rows(event, withheld=_withheld_all(request, event)).values_list(*LEDGER_FIELDS)
     # A person reads this file: deals count from 1 here (the ledger and records count from 0).
     for number, table, deal, *rest in rows.iterator(chunk_size=2000):
         writer.writerow([number, table, deal + 1, *rest])
     return response
+
+
+def _withheld_all(request: HttpRequest, event: Event) -> bool:
+    """Whether the tables of duplicate sections still being played are left out of an export
+    for this reader: for everyone but an organizer who plays in none of the event's rounds."""
+    return event.is_duplicate and not duplicate.sees_everything(request.user, event)
 
 
 def _final_position(entry: Entry) -> dict[str, int] | None:
@@ -268,9 +305,18 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     entries = Entry.objects.filter(visible, player=player).select_related(
         "event", "event__standings"
     )
+    # A duplicate section's tables are shown here once the section is complete (for anyone).
+    visible &= duplicate.published("fixture__")
     payouts = (
         LedgerEntry.objects.filter(visible, player=player)
-        .values("fixture_id", "event__slug", "event__name", "round__number", "fixture__number")
+        .values(
+            "fixture_id",
+            "event__slug",
+            "event__name",
+            "event__scoring",
+            "round__number",
+            "fixture__number",
+        )
         .annotate(payout=Sum("payout"), deals=Count("id"))
         .order_by("-fixture_id")[:50]
     )

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from gameplay import api as gameplay
+from league.services import duplicate
 from league.services.ledger import ledger_rows
 from league.views import visible_event
 
@@ -66,7 +67,8 @@ def ledger(request: HttpRequest, slug: str) -> HttpResponse:
     """One page of the event's ledger (`?page=`; a page out of range gives the last one)."""
     event = visible_event(request, slug)
     seats = gameplay.game(event.game).seats
-    page = Paginator(ledger_rows(event), LEDGER_PAGE_DEALS * seats).get_page(
+    withheld = event.is_duplicate and not duplicate.sees_everything(request.user, event)
+    page = Paginator(ledger_rows(event, withheld=withheld), LEDGER_PAGE_DEALS * seats).get_page(
         request.GET.get("page")
     )
     context = {

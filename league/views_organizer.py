@@ -25,12 +25,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
-from league.forms import EntryForm, EventForm
-from league.models import Bye, Entry, Event, Round, Seat
+from league.forms import DealSetForm, EntryForm, EventForm
+from league.models import Bye, Entry, Event, Round, Seat, Section
 from league.services import actions, claim_mail
 from league.services import claims as claim_services
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services import sections as section_services
 from league.services.permissions import can_manage, check_can_organize
 
 GET_OR_POST = ["GET", "HEAD", "POST"]
@@ -411,3 +412,75 @@ def round_action(request: HttpRequest, event: Event, number: int) -> HttpRespons
         return confirm_round(request, event, round_, "publish")
     except LeagueError as exc:
         return _refused(request, event, exc, here)
+
+
+# --- duplicate events: a draft round's sections and their deal sets ---------------------------
+
+
+def section_groups(post: Any, table_numbers: list[int]) -> list[list[int]]:
+    """The round page's section form (`table_<n>`: the section number chosen for table n) as
+    the service's groups of table numbers, by section number; a table left out is refused by
+    the service (it names it)."""
+    chosen: dict[int, list[int]] = {}
+    for number in table_numbers:
+        try:
+            section = int(post.get(f"table_{number}", ""))
+        except ValueError:
+            continue
+        chosen.setdefault(section, []).append(number)
+    return [chosen[k] for k in sorted(chosen)]
+
+
+@require_POST
+@organizer_view
+def round_sections(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Split a duplicate draft round's tables into sections (the round page's form)."""
+    round_ = get_object_or_404(Round, event=event, number=number)
+    here = reverse("league:round", args=[event.slug, number])
+    tables = list(round_.fixtures.order_by("number").values_list("number", flat=True))
+    try:
+        made = section_services.split_sections(
+            round_, section_groups(request.POST, tables), by=request.user
+        )
+    except LeagueError as exc:
+        return _refused(request, event, exc, here)
+    text = _("Sections set: %(n)s.") % {"n": len(made)}
+    return _done(request, event, text, here)
+
+
+@require_http_methods(GET_OR_POST)
+@organizer_view
+def section_deals(request: HttpRequest, event: Event, number: int, section: int) -> HttpResponse:
+    """Upload a deal set for one section of a duplicate draft round (or take it back): its
+    tables then play those deals instead of deals from a secret seed. The cards are never
+    shown here (the printable hand records show them, to whoever may see them)."""
+    round_ = get_object_or_404(Round, event=event, number=number)
+    section_row = get_object_or_404(Section, round=round_, number=section)
+    here = reverse("league:section_deals", args=[event.slug, number, section])
+    round_page = reverse("league:round", args=[event.slug, number])
+    allowed = actions.may(request.user, event, "sections", round_)
+    form = DealSetForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "clear":
+                section_services.clear_deals(section_row, by=request.user)
+                return _done(request, event, _("Deal set taken back."), here)
+            if form.is_valid():
+                section_services.upload_deals(
+                    section_row, form.cleaned_data["deals"], by=request.user
+                )
+                text = _("Deal set of section %(n)s saved.") % {"n": section}
+                return _done(request, event, text, round_page)
+        except LeagueError as exc:
+            form.add_error(None, str(exc))
+    context = {
+        "event": event,
+        "round": round_,
+        "section": section_row,
+        "tables": list(section_row.fixtures.order_by("number").values_list("number", flat=True)),
+        "form": form,
+        "allowed": allowed,
+        "n_deals": event.deals_per_match,
+        "game": gameplay.game(event.game),
+    }
+    return render(request, "league/section_deals.html", context)

@@ -5,6 +5,7 @@ game's blank score grid: one row per deal (numbered from 1) and a totals row. Th
 come from the game's own sheet description (`gameplay.sheet_grid`, the fields the result form
 asks for), so nothing here names a game; a payout per seat closes each row for the running score.
 The pairings and the standings print from their own pages (`static/css/print.css`).
+A duplicate event's round also prints its hand records (`round_hands`): the cards of each deal.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
-from league.models import Event, Round, Seat
+from league.models import Event, Fixture, Round, Seat
+from league.services.duplicate import sees_everything
 from league.services.permissions import can_manage, can_see
+from league.services.sections import section_deals
 
 
 def _tr(text: str) -> str:
@@ -146,3 +149,113 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "deals": deals,
     }
     return render(request, "league/round_sheets.html", context)
+
+
+# --- duplicate events: hand records, for dealing the packs before play over the table --------
+
+SUIT_ORDER = "SHDCdcsb"  # the French suits, then the Italian ones (records' codes)
+RANK_ORDER = "AKRQCJFT98765432"  # high to low in either pack: re > cavallo > fante
+
+
+def _suit_name(suit: str) -> str:
+    names = {
+        "S": _("spades"),
+        "H": _("hearts"),
+        "D": _("diamonds"),
+        "C": _("clubs"),
+        "d": "denari",
+        "c": "coppe",
+        "s": "spade",
+        "b": "bastoni",
+    }
+    return names.get(suit, suit)
+
+
+GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "d": "◆", "c": "♥", "s": "♠", "b": "♣"}
+
+
+def _rank_key(rank: str) -> tuple[int, str]:
+    return (RANK_ORDER.index(rank) if rank in RANK_ORDER else len(RANK_ORDER), rank)
+
+
+def hand_lines(codes: Sequence[str]) -> list[dict[str, Any]]:
+    """A hand as a person deals it from a pack: a line per suit (glyph, name), its ranks high
+    to low ("10" for the ten). Codes are records' (rank then suit: `TH` is the ten of hearts,
+    `3d` the three of denari); anything else is shown as it is, on a line of its own."""
+    by_suit: dict[str, list[str]] = {}
+    odd = []
+    for code in codes:
+        rank, suit = code[:-1], code[-1:]
+        if not rank or suit not in GLYPHS:
+            odd.append(code)
+            continue
+        by_suit.setdefault(suit, []).append(rank)
+    lines = []
+    for suit in sorted(by_suit, key=SUIT_ORDER.index):
+        ranks = sorted(by_suit[suit], key=_rank_key)
+        lines.append(
+            {
+                "suit": suit,
+                "glyph": GLYPHS[suit],
+                "name": _suit_name(suit),
+                "ranks": " ".join("10" if r == "T" else r for r in ranks),
+                "count": len(ranks),
+            }
+        )
+    if odd:
+        lines.append({"suit": "", "glyph": "", "name": "", "ranks": " ".join(odd), "count": 0})
+    return lines
+
+
+def round_hands(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round's hand records, a block per deal with every seat's cards (and the stock), for
+    pre-dealing the packs of a duplicate event played over the table.
+
+    A section's hands are the organizer's only until every table of it has finished (an
+    organizer who plays in the event waits like any player: `sees_everything`); then whoever
+    may see the event sees them. A fixed number of queries whatever the number of tables."""
+    event = get_object_or_404(Event, slug=slug)
+    if not can_see(request.user, event) or not event.is_duplicate:
+        raise Http404("no such event")
+    round_ = get_object_or_404(Round, event=event, number=number)
+    if round_.status != Round.Status.PUBLISHED and not can_manage(request.user, event):
+        raise Http404("this round is not published yet")
+    everything = sees_everything(request.user, event)
+    rows = round_.sections.prefetch_related(
+        Prefetch("fixtures", queryset=Fixture.objects.order_by("number"))
+    )
+    n_seats = gameplay.game(event.game).seats
+    blocks = []
+    for section in rows:
+        shown = everything or section.completed_at is not None
+        deals = section_deals(event, section) if shown else None
+        blocks.append(
+            {
+                "section": section,
+                "tables": [f.number for f in section.fixtures.all()],
+                "shown": shown,
+                "drawn": deals is not None,
+                "uploaded": bool(section.deals) if shown else False,
+                "deals": [
+                    {
+                        "number": k,
+                        "seats": [
+                            {"number": s, "lines": hand_lines(hand)}
+                            for s, hand in enumerate(deal["hands"][:n_seats])
+                        ],
+                        "stock": hand_lines(deal.get("stock") or []),
+                        "commitment": deal.get("commitment"),
+                    }
+                    for k, deal in enumerate(deals or [], start=1)
+                ],
+            }
+        )
+    context = {
+        "event": event,
+        "round": round_,
+        "game": gameplay.game(event.game),
+        "blocks": blocks,
+    }
+    response = render(request, "league/round_hands.html", context)
+    response["Cache-Control"] = "private, no-store"  # the hands of a section still being played
+    return response

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league.errors import LeagueError
 from league.forms_schedule import ProposalForm, RoundScheduleForm
 from league.models import Event, Fixture, FixtureProposal, Result, Round, Seat
-from league.services import schedule
+from league.services import duplicate, schedule
 from league.services.event_times import zone
 from league.services.permissions import can_manage, can_see
 from league.services.rounds import fixture_is_online
@@ -84,6 +84,11 @@ def _render_fixture(
         for p in fixture.proposals.all()
     ]
     result = fixture.counting[0] if fixture.counting else None
+    # Duplicate: nothing of a table of a section still being played reaches anyone not seated
+    # there (league.services.duplicate).
+    withheld = fixture.pk in duplicate.withheld_fixtures(user, event, round_=fixture.round)
+    if withheld:
+        result = None
     problem = None
     if event.asynchronous and mine is not None:
         try:
@@ -98,6 +103,7 @@ def _render_fixture(
         "mine": mine,
         "manager": manager,
         "result": result,
+        "withheld": withheld,
         "proposals": proposals,
         "agreed": next((p for p in reversed(proposals) if p["proposal"].agreed_at), None),
         "deadline": schedule.effective_deadline(fixture),

@@ -187,6 +187,15 @@ class Match:
         """Cross-flag checks (raise ``VariantError``); flags alone are checked by the schema."""
 
     @classmethod
+    def duplicate_problem(cls, variant: dict[str, Any]) -> str | None:
+        """Why this (resolved) variant cannot be played in duplicate, English and marked for
+        translation (``gettext_noop``), or ``None`` when it can. Duplicate tables play the same
+        deal k with the same dealer, so a rule by which play changes how many deals a match has
+        or who deals next refuses it (docs/engines.md, "Duplicate"). Deals thrown in that still
+        count and pass the deal on are no problem."""
+        return None
+
+    @classmethod
     def deck_for(cls, variant: dict[str, Any]) -> Deck:
         raise NotImplementedError
 
@@ -380,6 +389,24 @@ class Match:
             for s, h in enumerate(hands):
                 ev.append(event("hand", [s], deal=self.deal_no, cards=deck.codes(sorted(h))))
         self._setup_deal(hands, stock)
+
+    def deal_of(self, k: int) -> dict[str, Any]:
+        """Deal ``k`` as this match deals it, whatever was played before it (duplicate tables
+        share their deals): ``{"hands", "stock", "commitment"}`` in card codes, hands before
+        any exchange, as the record will have them; ``commitment`` None for an explicit deal
+        without a salt. Reads nothing of the match's play, changes nothing."""
+        deck = self.deck_for(self.variant)
+        hands, stock = self._deal_cards(k)
+        hands_codes = [deck.codes(h) for h in hands]
+        stock_codes = deck.codes(stock)
+        salt = self.salt_of(k)
+        return {
+            "hands": hands_codes,
+            "stock": stock_codes,
+            "commitment": None
+            if salt is None
+            else commit.commitment(hands_codes, stock_codes, salt),
+        }
 
     def salt_of(self, k: int) -> str | None:
         """The secret salt of deal ``k`` (None: an explicit deal that came without one)."""

@@ -203,6 +203,11 @@ def settle_hand(
     diff = [d0, d1, d2]
     cum = [cum[0] + d0, cum[1] + d1, cum[2] + d2]
     winners = None
+    if variant.get("fixed_length", False):
+        # Exactly its number of hands (duplicate events): neither 12 tricks nor +10 ends the
+        # match; the highest balance wins after the last (`_final_winners`). `get`: a state
+        # dumped before the flag existed has no such key.
+        return diff, cum, None
     if variant["targets"] == "6-3-8":
         best = max(cum)
         if best >= 10 and cum.count(best) == 1:
@@ -266,6 +271,8 @@ class ThreeFiveEightSheet(SheetRules):
         targets = seat_targets(dealer, table)
         diff = [t - g for t, g in zip(tricks, targets, strict=True)]
         self.cum = [c + d for c, d in zip(self.cum, diff, strict=True)]
+        if v["fixed_length"]:
+            return tricks, diff, dealer  # exactly its number of hands: the highest balance wins
         if six:
             best = max(self.cum)
             leaders = [i for i in range(3) if self.cum[i] == best]
@@ -469,6 +476,15 @@ class ThreeFiveEightMatch(Match):
             help=gettext_noop("nobody passes or receives more than 3 cards"),
             label=gettext_noop("At most 3 cards exchanged"),
         ),
+        Flag(
+            "fixed_length",
+            "bool",
+            False,
+            help=gettext_noop(
+                "the match is exactly its number of hands: neither 12 tricks nor +10 ends it"
+            ),
+            label=gettext_noop("Fixed number of hands"),
+        ),
     )
     STATE = (
         "cum",
@@ -524,6 +540,23 @@ class ThreeFiveEightMatch(Match):
     def check_variant(cls, variant: dict[str, Any]) -> None:
         if variant["woburn_bidding"] and variant["targets"] == "6-3-8":
             raise VariantError("woburn_bidding cannot be combined with targets 6-3-8")
+
+    @classmethod
+    def duplicate_problem(cls, variant: dict[str, Any]) -> str | None:
+        """Woburn bidding makes the high bidder deal (play decides the dealer); without
+        ``fixed_length`` a hand of 12 tricks (6-3-8: +10) ends a match early."""
+        if variant["woburn_bidding"]:
+            return gettext_noop(
+                "Woburn bidding lets the auction decide who deals, so the tables of a section "
+                "would not deal alike: duplicate needs it off."
+            )
+        if not variant["fixed_length"]:
+            return gettext_noop(
+                "A hand of 12 tricks (or +10 in 6-3-8) ends a match early, so the tables of a "
+                "section would not play the same number of hands: duplicate needs a fixed "
+                "number of hands."
+            )
+        return None
 
     @classmethod
     def deck_for(cls, variant: dict[str, Any]) -> Deck:

@@ -83,6 +83,7 @@ def _first_deal(
         variant=table.variant,
         n_deals=table.n_deals,
         seed=seed,
+        deals=table.deals,
         players=names,
     )
     to_act = match.to_act()
@@ -117,10 +118,15 @@ def create_table(
     private: bool = False,
     rematch_of: str | None = None,
     connect_grace: int | None = None,
+    deals: list[dict[str, Any]] | None = None,
+    embargoed: bool = False,
 ) -> Table:
     """Create a table and deal (or, with an open seat, leave it `waiting`, undealt); bots to
     act first are queued after commit. `connect_grace`: seconds after the deal by which every
     seat's clock runs even if its player never connected (None: `GAMEPLAY_CONNECT_GRACE`).
+    `deals`: explicit deals (card codes, each may carry its `salt`), dealt before the seed's
+    (`gameplay.services.duplicate.normalised_deals` checks them). `embargoed`: a duplicate
+    table, never open to spectators, its record withheld until released (docs/tables.md).
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`
     (also for an unknown bot level).
@@ -140,6 +146,8 @@ def create_table(
     waiting = any(s.is_open for s in seats)
     if waiting and seed is not None:
         raise ValueError("a table with open seats draws its own seed when it deals")
+    if waiting and (deals is not None or embargoed):
+        raise ValueError("a table with open seats cannot have explicit deals or an embargo")
     if waiting:
         check_rules(game, variant=variant, n_deals=n_deals, dealer=dealer)
     now = timezone.now()
@@ -153,7 +161,10 @@ def create_table(
         seq=0,
         seconds_per_move=seconds_per_move,
         on_timeout=on_timeout,
-        allow_spectators=allow_spectators,
+        # An embargoed table has no spectators: nobody but its players sees its deals.
+        allow_spectators=allow_spectators and not embargoed,
+        embargoed=embargoed,
+        deals=deals,
         rated=rated,
         origin=origin,
         private=private,

@@ -21,8 +21,13 @@ class Identity:
 
 def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
     """Authenticate a connection: a seat token, else the session user's seat, else a spectator
-    when the table allows it; `None` = refuse (also for a wrong token or an unknown table)."""
-    table = Table.objects.filter(pk=table_id).values("allow_spectators", "seats_rev").first()
+    when the table allows it (an embargoed table never does); `None` = refuse (also for a
+    wrong token or an unknown table)."""
+    table = (
+        Table.objects.filter(pk=table_id)
+        .values("allow_spectators", "embargoed", "seats_rev")
+        .first()
+    )
     if table is None:
         return None
     rev = table["seats_rev"]
@@ -33,7 +38,8 @@ def identify(table_id: str, token: str | None, user: Any) -> Identity | None:
         row = Seat.objects.filter(table_id=table_id, user_id=user.pk).values_list(*_SEAT).first()
         if row is not None:
             return _seated(row, rev)
-    return Identity(None, rev) if table["allow_spectators"] else None
+    spectators = table["allow_spectators"] and not table["embargoed"]
+    return Identity(None, rev) if spectators else None
 
 
 _SEAT = ("number", "bot", "connected_at")

@@ -153,7 +153,11 @@ def entry(table: Table) -> dict[str, Any]:
 
 
 def detail(table: Table) -> dict[str, Any]:
-    """`GET /api/tables/<id>/`: the entry, the table's `seq`, and its `result` once finished."""
+    """`GET /api/tables/<id>/`: the entry, the table's `seq`, and its `result` once finished.
+    An embargoed (duplicate) table's result waits for its section: `null`, and `"withheld":
+    true` says why (docs/tables.md, "Embargoed tables")."""
+    if table.embargoed:
+        return {**entry(table), "seq": table.seq, "result": None, "withheld": True}
     return {
         **entry(table),
         "seq": table.seq,

@@ -34,6 +34,7 @@ def new_match(table: Table) -> Match:
         variant=table.variant,
         n_deals=table.n_deals,
         seed=table.seed,
+        deals=table.deals,
         players=[s.name for s in cache.seats_of(table.id, table.seats_rev)],
     )
 

@@ -17,7 +17,7 @@ from rest_framework import serializers
 from gameplay import api as gameplay
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, FixtureProposal, Player, Result, Round, Seat
-from league.services.events import bot_level_problem
+from league.services.events import bot_level_problem, scoring_problems
 from league.services.rounds import loaded_fingerprint
 from league.standings import public_values
 
@@ -88,9 +88,9 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
-            "deals_per_match", "leftover", "bot_level", "bye_match_points", "tiebreaks",
-            "seconds_per_move", "on_timeout", "play_online", "allow_spectators",
-            "allow_bot_accounts", "visibility", "status", "table_results",
+            "deals_per_match", "leftover", "bot_level", "scoring", "duplicate_rank",
+            "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
+            "allow_spectators", "allow_bot_accounts", "visibility", "status", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
             "signup_open", "capacity", "signup_deadline", "check_in_open",
             "entries_count", "created_at", "url",
@@ -115,8 +115,9 @@ class EventCreateSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
-            "bot_level", "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout",
-            "play_online", "allow_spectators", "allow_bot_accounts", "seed", "table_results",
+            "bot_level", "scoring", "duplicate_rank", "bye_match_points", "tiebreaks",
+            "seconds_per_move", "on_timeout", "play_online", "allow_spectators",
+            "allow_bot_accounts", "seed", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
         ]  # fmt: skip
 
@@ -127,6 +128,13 @@ class EventCreateSerializer(serializers.ModelSerializer):
         known = level is not None and game in dict(gameplay.game_choices())
         if known and (problem := bot_level_problem(game, level)):
             raise serializers.ValidationError({"bot_level": [problem]})
+        if game in dict(gameplay.game_choices()) and data.get("scoring"):
+            try:  # a bad variant is the service's to refuse, with its own message
+                variant = gameplay.validate_variant(game, data.get("variant") or {})
+            except gameplay.VariantError:
+                return data
+            for field, message in scoring_problems({**data, "variant": variant}):
+                raise serializers.ValidationError({field: [message]})
         return data
 
 
@@ -218,8 +226,11 @@ class ResultSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_record_url(self, result: Result) -> str | None:
-        """Where to download the game record; null while the match is on or without a record."""
-        if not record_is_public(result):
+        """Where to download the game record; null while the match is on or without a record
+        (and, in a duplicate event, until its section is complete)."""
+        if not record_is_public(result) or result.fixture_id in self.context.get(
+            "records_withheld", ()
+        ):
             return None
         return _url(self.context, "fixture-record", self.context["event"].slug, result.fixture_id)
 
@@ -246,8 +257,23 @@ class FixtureSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
+        """Null too for a table of a duplicate section still being played, for anyone not
+        seated there (league.services.duplicate.withheld_fixtures)."""
+        if fixture.pk in self.context.get("withheld", ()):
+            return None
         counting = fixture.counting  # prefetched: the current result, if any
         return ResultSerializer(counting[0], context=self.context).data if counting else None
+
+
+class SectionSerializer(serializers.Serializer):
+    """A duplicate round's section: its tables play the same deals. Never its seed."""
+
+    number = serializers.IntegerField()
+    tables = serializers.ListField(child=serializers.IntegerField(), help_text="fixture ids")
+    uploaded_deals = serializers.BooleanField(
+        help_text="its tables play the organizer's deal set (else deals from a secret seed)"
+    )
+    completed_at = serializers.DateTimeField(allow_null=True)
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -256,13 +282,36 @@ class RoundSerializer(serializers.ModelSerializer):
     draft = serializers.SerializerMethodField(
         help_text="a draft's fingerprint, to send with a swap (null once published)"
     )
+    sections = serializers.SerializerMethodField(
+        help_text="duplicate events: the round's sections (an empty list otherwise)"
+    )
 
     class Meta:
         model = Round
         fields = [
             "number", "status", "published_at", "starts_at", "deadline", "fixtures", "byes",
-            "draft",
+            "draft", "sections",
         ]  # fmt: skip
+
+    @extend_schema_field(SectionSerializer(many=True))
+    def get_sections(self, round_: Round) -> list[dict[str, Any]]:
+        event = self.context.get("event") or round_.event
+        if not event.is_duplicate:
+            return []  # no query: a match-points round has no sections
+        tables: dict[int, list[int]] = {}
+        for fixture in round_.fixtures.all():  # prefetched, in table order
+            if fixture.section_id is not None:
+                tables.setdefault(fixture.section_id, []).append(fixture.pk)
+        rows = [
+            {
+                "number": section.number,
+                "tables": tables.get(section.pk, []),
+                "uploaded_deals": bool(getattr(section, "uploaded", False)),
+                "completed_at": section.completed_at,
+            }
+            for section in round_.sections.all()  # prefetched without seed or deals
+        ]
+        return SectionSerializer(rows, many=True).data
 
     def get_draft(self, round_: Round) -> str | None:
         if round_.status != Round.Status.DRAFT:
@@ -285,6 +334,25 @@ class SwapSerializer(serializers.Serializer):
         max_length=64,
         help_text="the round's `draft` as you read it: refused if the draft changed since "
         "(the same swap sent twice would undo it)",
+    )
+
+
+class SectionsSerializer(serializers.Serializer):
+    sections = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=32767), min_length=1
+        ),
+        min_length=1,
+        help_text="each section's table numbers, e.g. [[1, 2], [3, 4, 5]]: every table once, "
+        "at least two in each",
+    )
+
+
+class DealSetSerializer(serializers.Serializer):
+    deals = serializers.JSONField(
+        help_text="one deal per deal of the match, in order: "
+        '[{"hands": [[card codes of seat 0], ...], "stock": [card codes]}, ...] '
+        "(or a game record holding them)"
     )
 
 
@@ -383,6 +451,14 @@ class StandingsRowSerializer(serializers.Serializer):
         "lots, whose numbers are secret (the ranks it decides are shown)"
     )
     tied = serializers.BooleanField()
+    # duplicate events only (absent otherwise): exact figures rounded half to even, 6 places
+    duplicate_total = NumberField(
+        required=False, help_text="duplicate events: the sum of the player's differences"
+    )
+    matchpoint_pct = NumberField(
+        required=False,
+        help_text="duplicate events: the mean of the player's percentages (null: no deal yet)",
+    )
 
     @extend_schema_field(serializers.ListField(child=NumberField(allow_null=True)))
     def get_tiebreaks(self, row: dict[str, Any]) -> list[Any]:

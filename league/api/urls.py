@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import people, ratings, schedule, views
+from league.api import duplicate, people, ratings, schedule, views
 
 app_name = "league-api"
 
@@ -51,6 +51,17 @@ urlpatterns = [
     path(f"{EVENT}rounds/", views.RoundList.as_view(), name="rounds"),
     path(f"{EVENT}rounds/<int:number>/", views.RoundDetail.as_view(), name="round"),
     path(f"{EVENT}rounds/<int:number>/swap/", views.RoundSwap.as_view(), name="round-swap"),
+    path(
+        f"{EVENT}rounds/<int:number>/sections/",
+        views.RoundSections.as_view(),
+        name="round-sections",
+    ),
+    path(
+        f"{EVENT}rounds/<int:number>/sections/<int:section>/deals/",
+        views.SectionDeals.as_view(),
+        name="section-deals",
+    ),
+    path(f"{EVENT}rounds/<int:number>/deals/", duplicate.RoundDeals.as_view(), name="round-deals"),
     path(
         f"{EVENT}rounds/<int:number>/publish/", views.RoundPublish.as_view(), name="round-publish"
     ),

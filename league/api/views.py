@@ -31,10 +31,23 @@ from gameplay import api as gameplay
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
 from league.errors import LeagueConflict, LeagueError
-from league.models import Bye, Entry, Event, Fixture, LedgerEntry, Player, Result, Round, Seat
+from league.models import (
+    Bye,
+    Entry,
+    Event,
+    Fixture,
+    LedgerEntry,
+    Player,
+    Result,
+    Round,
+    Seat,
+    Section,
+)
+from league.services import duplicate
 from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
+from league.services import sections as section_services
 from league.services.permissions import can_manage, can_see
 from league.services.standings import standings_rows
 
@@ -92,7 +105,21 @@ class EventScopedMixin(LeagueAPIMixin):
         context = super().get_serializer_context()  # type: ignore[misc]
         if not self.fake():
             context["event"] = self.event
+            context.update(self.secrecy())
         return context
+
+    def secrecy(self) -> dict[str, Any]:
+        """Duplicate events: the tables whose result this reader may not see yet, and those
+        whose record waits for the section (every pending one, but for an organizer who plays
+        in none of its rounds): league.services.duplicate. No query otherwise."""
+        if not self.event.is_duplicate:
+            return {}
+        user = self.request.user
+        everything = duplicate.sees_everything(user, self.event)
+        return {
+            "withheld": set() if everything else duplicate.withheld_fixtures(user, self.event),
+            "records_withheld": set() if everything else duplicate.pending_fixtures(self.event),
+        }
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -131,11 +158,20 @@ def seats_and_players() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 
+def section_rows() -> QuerySet[Section]:
+    """A round's sections without their secrets (the seed, the deal set): whether a deal set
+    was uploaded is all the API says of it."""
+    uploaded = ExpressionWrapper(Q(deals__isnull=False), output_field=BooleanField())
+    return Section.objects.defer("seed", "deals").annotate(uploaded=uploaded)
+
+
 def round_rows(event: Event, *, with_drafts: bool) -> QuerySet[Round]:
     rounds = Round.objects.filter(event=event).prefetch_related(
         Prefetch("fixtures", queryset=fixture_rows()),
         Prefetch("byes", queryset=Bye.objects.select_related("player")),
     )
+    if event.is_duplicate:
+        rounds = rounds.prefetch_related(Prefetch("sections", queryset=section_rows()))
     if not with_drafts:
         rounds = rounds.filter(status=Round.Status.PUBLISHED)
     return rounds.order_by("number")
@@ -286,7 +322,7 @@ class RoundMixin(EventScopedMixin):
 
     def round_response(self, number: int, code: int = status.HTTP_200_OK) -> Response:
         round_ = round_rows(self.event, with_drafts=True).get(number=number)
-        context = {"request": self.request, "event": self.event}
+        context = {"request": self.request, "event": self.event, **self.secrecy()}
         return Response(s.RoundSerializer(round_, context=context).data, status=code)
 
 
@@ -328,6 +364,43 @@ class RoundSwap(RoundMixin, APIView):
             by=request.user,
             seen=data.get("draft"),
         )
+        return self.round_response(number)
+
+
+class RoundSections(RoundMixin, APIView):
+    @extend_schema(
+        request=s.SectionsSerializer,
+        responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED},
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        """Split a duplicate draft round into sections (lists of table numbers, each of at
+        least two tables, every table once)."""
+        data = _valid(s.SectionsSerializer, request)
+        section_services.split_sections(self.round_to_change(), data["sections"], by=request.user)
+        return self.round_response(number)
+
+
+class SectionDeals(RoundMixin, APIView):
+    def section_to_change(self) -> Section:
+        return get_object_or_404(
+            Section, round=self.round_to_change(), number=self.kwargs["section"]
+        )
+
+    @extend_schema(
+        request=s.DealSetSerializer,
+        responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED},
+    )
+    def put(self, request: Request, slug: str, number: int, section: int) -> Response:
+        """Give a section of a duplicate draft round your deal set (one deal per deal of the
+        match: records' `hands` and `stock`); refused with the reason, nothing changed."""
+        data = _valid(s.DealSetSerializer, request)
+        section_services.upload_deals(self.section_to_change(), data["deals"], by=request.user)
+        return self.round_response(number)
+
+    @extend_schema(responses={200: s.RoundSerializer, 400: REFUSED, 403: NOT_ALLOWED})
+    def delete(self, request: Request, slug: str, number: int, section: int) -> Response:
+        """Take the section's deal set back: its deals come from a secret seed again."""
+        section_services.clear_deals(self.section_to_change(), by=request.user)
         return self.round_response(number)
 
 
@@ -408,6 +481,11 @@ class FixtureRecord(FixtureMixin, APIView):
     )
     def get(self, request: Request, slug: str, fixture_id: int) -> Response:
         fixture = get_object_or_404(self.visible_fixtures(), pk=fixture_id)
+        if fixture.pk in self.secrecy().get("records_withheld", ()):
+            raise NotFound(
+                f"table {fixture.number} plays the deals of a duplicate section that other "
+                f"tables are still playing: its record is published when the section is complete"
+            )
         result = Result.objects.filter(fixture=fixture, current=True).first()
         if result is None:
             raise NotFound(
@@ -508,8 +586,10 @@ class PlayerDetail(LeagueAPIMixin, generics.RetrieveAPIView):
     def get_object(self) -> Player:
         player = super().get_object()
         published = Q(event__visibility=Event.Visibility.PUBLISHED)
+        # a duplicate section's tables count here once the section is complete
+        shown = published & duplicate.published("fixture__")
         totals = dict(
-            LedgerEntry.objects.filter(published, player=player)
+            LedgerEntry.objects.filter(shown, player=player)
             .values("event_id")
             .annotate(total=Sum("payout"))
             .values_list("event_id", "total")
@@ -521,7 +601,7 @@ class PlayerDetail(LeagueAPIMixin, generics.RetrieveAPIView):
             for e in entries.order_by("-event__created_at", "-event_id")
         ]  # fmt: skip
         matches = list(
-            LedgerEntry.objects.filter(published, player=player)
+            LedgerEntry.objects.filter(shown, player=player)
             .values("fixture_id", "event__slug", "event__name", "round__number", "fixture__number")
             .annotate(payout=Sum("payout"), deals=Count("id"))
             .order_by("-fixture_id")[: self.HISTORY]

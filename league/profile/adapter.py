@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils import translation
 
 from accounts.client_address import request_client_address
 from league.profile.services import name_problem
@@ -23,3 +27,11 @@ class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request: HttpRequest) -> str:
         """allauth's rate limits count by the same address as the lockout and the throttles."""
         return request_client_address(request) or "unknown"
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        """A new account keeps the language the site was shown in at sign-up (the switcher's
+        cookie or the browser's Accept-Language) as its profile language (docs/translations.md)."""
+        language = translation.get_language()
+        if language in get_user_model().Language.values:
+            user.language = language
+        return super().save_user(request, user, form, commit=commit)

@@ -45,6 +45,7 @@ from league.ratings.compute import (
     initial_state,
     rate_match,
 )
+from league.services import duplicate
 from league.services.permissions import organizer_role_holders
 from league.services.players import (
     DEFAULT_BOT_LEVEL,
@@ -98,8 +99,10 @@ def rated_events() -> QuerySet[Event]:
 
 
 def rated_fixtures() -> QuerySet[Fixture]:
-    """The fixtures of `rated_events`: the only ones that get a `RatedMatch`."""
-    return Fixture.objects.filter(round__event__in=rated_events())
+    """The fixtures of `rated_events`: the only ones that get a `RatedMatch`. Not a table of a
+    duplicate section still being played: nothing of it is published before the section is
+    complete (league.services.duplicate), when its held results are rated."""
+    return Fixture.objects.filter(duplicate.published(), round__event__in=rated_events())
 
 
 # --- the lock and the order ---------------------------------------------------------------------

@@ -295,6 +295,14 @@ def _swap(facts: Facts, round_: Round) -> str | None:
     return _draft_only(facts, round_, _("only a draft round can be changed"))
 
 
+@rule("sections")
+def _sections(facts: Facts, round_: Round) -> str | None:
+    """A duplicate round's sections and deal sets (`league.services.sections`)."""
+    if not facts.event.is_duplicate:
+        return _("only a duplicate event's rounds have sections")
+    return _draft_only(facts, round_, _("the sections of a published round cannot change"))
+
+
 @rule("discard")
 def _discard(facts: Facts, round_: Round) -> str | None:
     return _draft_only(facts, round_, _("a published round cannot be discarded"))

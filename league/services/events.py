@@ -19,6 +19,9 @@ from gameplay import api as gameplay
 from league import queue
 from league.errors import LeagueError
 from league.models import Entry, Event, Player
+from league.scheduling.errors import SchedulingError
+from league.scheduling.formats import formats as registered_formats
+from league.scheduling.formats import get_format
 from league.services import actions, players, waiting_list
 from league.services.actions import has_played
 from league.services.entering import (
@@ -115,6 +118,8 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         raise LeagueError(message)
     if "bot_level" in fields:
         check_bot_level(game, fields["bot_level"])
+    for _field, message in scoring_problems(fields):
+        raise LeagueError(message)
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)
     check_schedule_fields(fields)  # time zone, asynchronous play, deadline policy
     fields["table_size"] = info.seats
@@ -133,6 +138,53 @@ def bot_level_problem(game: str, level: Any) -> str | None:
 def check_bot_level(game: str, level: Any) -> None:
     if problem := bot_level_problem(game, level):
         raise LeagueError(problem)
+
+
+def duplicate_formats() -> list[str]:
+    """The formats an event may be scored in duplicate in (`Format.supports_duplicate`)."""
+    return [fmt.name for fmt in registered_formats() if fmt.supports_duplicate]
+
+
+def scoring_problems(fields: dict[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) for each reason the event's scoring cannot be what `fields` ask.
+
+    Duplicate scoring needs a format that scores every table against the field (not a
+    knockout, which advances on each table's own result) and a variant gameplay can play in
+    duplicate (`gameplay.api.duplicate_problem`: a match of a fixed length, dealer by seat).
+    `fields["variant"]` is the full, validated variant. The event form shows these beside its
+    fields; `check_event_fields` raises the first."""
+    scoring = fields.get("scoring", Event.Scoring.MATCH)
+    if scoring not in Event.Scoring.values:
+        choices = ", ".join(Event.Scoring.values)
+        return [("scoring", _("scoring is one of %(names)s") % {"names": choices})]
+    rank = fields.get("duplicate_rank", Event.DuplicateRank.TOTAL)
+    if rank not in Event.DuplicateRank.values:
+        choices = ", ".join(Event.DuplicateRank.values)
+        return [("duplicate_rank", _("duplicate standings rank by %(names)s") % {"names": choices})]
+    if scoring != Event.Scoring.DUPLICATE:
+        return []
+    problems = []
+    format_name = fields.get("format") or Event._meta.get_field("format").default
+    try:
+        fmt = get_format(format_name)
+    except SchedulingError:
+        fmt = None  # check_format refuses it
+    if fmt is not None and not fmt.supports_duplicate:
+        titles = ", ".join(_(get_format(name).title) for name in duplicate_formats())
+        problems.append(
+            (
+                "scoring",
+                _("%(format)s events cannot be scored in duplicate; only %(formats)s events can")
+                % {"format": _(fmt.title), "formats": titles},
+            )
+        )
+    try:
+        why = gameplay.duplicate_problem(fields["game"], fields.get("variant") or {})
+    except gameplay.VariantError:
+        why = None  # a bad variant is refused by its own check, with its own message
+    if why:
+        problems.append(("scoring", str(why)))
+    return problems
 
 
 # Paths under /events/ that are pages, not events: an event with such a slug is unreachable.
@@ -170,9 +222,18 @@ def create_event(organizer: Any, **fields: Any) -> Event:
 
 
 # Settings a planned round has used (its tables, deals and variant, the draw, the level of its
-# bots: a draft's bot seats hold bots of it): fixed once one exists, so every bot of the event
-# plays at one level. `rounds` may still grow, never below the rounds that exist.
-LOCKED_ONCE_PLANNED = ("game", "variant", "deals_per_match", "format", "bot_level", "seed")
+# bots: a draft's bot seats hold bots of it; its scoring: its sections): fixed once one
+# exists, so every bot of the event plays at one level. `rounds` may still grow, never below
+# the rounds that exist.
+LOCKED_ONCE_PLANNED = (
+    "game",
+    "variant",
+    "deals_per_match",
+    "format",
+    "bot_level",
+    "seed",
+    "scoring",  # a duplicate round has sections and shared deals; a match-points one has not
+)
 
 
 @transaction.atomic
@@ -194,6 +255,9 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
         "deals_per_match": event.deals_per_match,
         "tiebreaks": event.tiebreaks,
         "bot_level": event.bot_level,
+        "format": event.format,
+        "scoring": event.scoring,
+        "duplicate_rank": event.duplicate_rank,
         **fields,
     }
     merged = check_event_fields(merged)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from league.models import Event, LedgerEntry
+from league.services.duplicate import published
 
 # What a reader of the ledger gets of each row, in the CSV's column order (fixture_id: links).
 LEDGER_FIELDS = (
@@ -19,10 +20,14 @@ LEDGER_FIELDS = (
 )
 
 
-def ledger_rows(event: Event) -> QuerySet:
-    """One row per seat per deal of every counting result, in round, table, deal, seat order."""
-    return (
-        LedgerEntry.objects.filter(event=event)
-        .order_by("round__number", "fixture__number", "deal", "seat")
-        .values(*LEDGER_FIELDS, "fixture_id")
+def ledger_rows(event: Event, *, withheld: bool = False) -> QuerySet:
+    """One row per seat per deal of every counting result, in round, table, deal, seat order.
+
+    `withheld`: without the tables of duplicate sections still being played (for every reader
+    but an organizer who plays in none of the event's rounds, league.services.duplicate)."""
+    rows = LedgerEntry.objects.filter(event=event)
+    if withheld:
+        rows = rows.filter(published("fixture__"))
+    return rows.order_by("round__number", "fixture__number", "deal", "seat").values(
+        *LEDGER_FIELDS, "fixture_id"
     )

@@ -23,7 +23,7 @@ from league import scheduling
 from league.draws import lot_number
 from league.errors import LeagueConflict, LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
-from league.services import actions, advancing
+from league.services import actions, advancing, sections
 from league.services.events import check_format
 from league.services.events import publish_event as publish_event_service
 from league.services.notifications import notify
@@ -194,9 +194,11 @@ def store_plan(round_: Round, plan: Any, event: Event) -> None:
     Part of `generate_round` (which has authorized the organizer), not a service of its own."""
     wanted = sum(p is None for table in plan.tables for p in table)
     bot_iter = iter(bot_players(wanted, event.bot_level))
+    # A duplicate round starts with one section of every table (the organizer may split it).
+    section = sections.default_section(round_) if event.is_duplicate else None
     seats = []
     for number, table in enumerate(plan.tables, start=1):
-        fixture = Fixture.objects.create(round=round_, number=number)
+        fixture = Fixture.objects.create(round=round_, number=number, section=section)
         for seat_no, player_id in enumerate(table):
             player = next(bot_iter) if player_id is None else None
             seats.append(
@@ -342,6 +344,8 @@ def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Rou
             )
         publish_event_service(round_.event, by=by)
         round_.event.visibility = Event.Visibility.PUBLISHED
+    if round_.event.is_duplicate:  # each section's secret seed (or salts) for its tables
+        sections.draw_secrets(round_)
     Round.objects.filter(pk=round_.pk).update(
         status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
@@ -417,8 +421,15 @@ def start_fixture_table(
     """Open the online table of one fixture (`seats` in seat order, players loaded) and return
     its id. `bot_seats`: seat numbers of people a bot plays for (an asynchronous event's
     deadline policy "bot"); the seat keeps its player's name, so the record counts for them.
-    Part of `publish_round` and of `league.services.schedule`, which authorized the caller."""
+    Part of `publish_round` and of `league.services.schedule`, which authorized the caller.
+
+    No seed for a table of its own: gameplay draws a secret one. Anything derived from the
+    event's seed or the fixture id (both public or guessable) would let anyone replay every
+    hand. A duplicate event's table is dealt its section's deals instead (the section's secret
+    seed, or the organizer's deal set with secret salts), embargoed and without spectators
+    (`sections.table_arguments`); seats as in any event, seat 0 deals first."""
     levels = {s.player.bot_level for s in seats if s.player.is_builtin_bot}
+    dealing = sections.table_arguments(event, seats[0].fixture_id)
     return gameplay.start_table(
         event.game,
         seats=[
@@ -431,11 +442,8 @@ def start_fixture_table(
         bot_level=min(levels) if levels else event.bot_level,
         variant=event.variant,
         n_deals=event.deals_per_match,
-        # No seed: gameplay draws a secret one. Anything derived from the event's seed or
-        # the fixture id (both public or guessable) would let anyone replay every hand.
-        seed=None,
         seconds_per_move=event.seconds_per_move,
         on_timeout=event.on_timeout,
-        allow_spectators=event.allow_spectators,
         rated=False,  # the league rates fixtures from their counted results
+        **dealing,  # seed (None: a secret one), spectators; duplicate: deals, embargoed
     )

@@ -9,13 +9,16 @@ from django.db.models import Exists, F, OuterRef, Q
 
 from league import queue, scheduling
 from league.models import Bye, Entry, Event, Fixture, Player, Result, Seat, StandingsSnapshot
+from league.services import duplicate
 from league.standings import (
     ByeRecord,
     KnockoutProgress,
     MatchRecord,
     StandingsConfig,
     compute_standings,
+    round_half_even,
 )
+from league.standings.duplicate import PAGE_PLACES, json_number
 
 
 def match_records(event: Event) -> list[MatchRecord]:
@@ -99,16 +102,27 @@ def withdrawn_before_play(event: Event) -> list[Entry]:
 
 
 def compute_rows(event: Event) -> list[dict[str, Any]]:
-    """The standings table as JSON-ready rows, with player names for the pages."""
+    """The standings table as JSON-ready rows, with player names for the pages.
+
+    A duplicate event ranks by its duplicate total or matchpoint percentage: only completed
+    sections count (a table of a section still being played counts nothing yet, for anyone),
+    and each row carries both figures (`duplicate_total`, `matchpoint_pct`: 6 places for the
+    API, and `…_shown`, 2 places, for the page; both rounded half to even from the exact value).
+    """
     players = ranked_entrants(event)
     matches = match_records(event)
+    dup = None
+    if event.is_duplicate:
+        held = duplicate.pending_fixtures(event)
+        matches = [m for m in matches if m.fixture_id not in held]
+        dup = duplicate.duplicate_totals(event)
     # A bot that filled a seat takes part in matches but is no entrant of the event.
     entrants = set(players)
     extra = sorted({p for m in matches for p in m.players if p not in entrants})
-    mode = standings_mode(event)
-    config = StandingsConfig(tiebreaks=tuple(event.tiebreaks), lot_seed=event.seed, mode=mode)
+    config = standings_config(event)
+    mode = config.mode
     progress = knockout_progress(event, players) if mode == "knockout" else None
-    table = compute_standings(players + extra, matches, bye_records(event), config, progress)
+    table = compute_standings(players + extra, matches, bye_records(event), config, progress, dup)
     names = dict(Player.objects.filter(pk__in=players + extra).values_list("id", "name"))
     # The bot mark: the built-in bots that filled seats, and entrants that are bot accounts.
     bots = set(
@@ -128,9 +142,33 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
             "tiebreaks": list(row.tiebreak_values),
             "tied": row.tied,
             "round_reached": row.round_reached,
+            **(_duplicate_columns(row) if dup is not None else {}),
         }
         for row in table
     ]
+
+
+def _duplicate_columns(row: Any) -> dict[str, Any]:
+    total, pct = row.duplicate_total, row.matchpoint_pct
+    return {
+        "duplicate_total": json_number(total),
+        "matchpoint_pct": None if pct is None else json_number(pct),
+        "duplicate_total_shown": str(round_half_even(total, PAGE_PLACES)),
+        "matchpoint_pct_shown": "" if pct is None else str(round_half_even(pct, PAGE_PLACES)),
+        "duplicate_deals": row.duplicate_deals,
+    }
+
+
+def standings_config(event: Event) -> StandingsConfig:
+    """The event's standings configuration: its tie-breaks and lot, its format's mode, its
+    scoring (a duplicate event ranks by `duplicate_rank`)."""
+    return StandingsConfig(
+        tiebreaks=tuple(event.tiebreaks),
+        lot_seed=event.seed,
+        mode=standings_mode(event),
+        scoring=event.scoring,
+        duplicate_rank=event.duplicate_rank,
+    )
 
 
 def standings_mode(event: Event) -> str:

@@ -11,7 +11,9 @@ written twice, and a secret one, the drawing of lots, is never written (its numb
 event's secret seed back) — the `rank` it decides is. Decimal values have the tie-break's
 places (two for the opponents' average: `-1.63`, `3.00`), as the page shows them. A knockout
 event (`StandingsConfig.mode`) has `round_reached` after the player, as its page does: what it
-ranks by first.
+ranks by first. A duplicate event (`StandingsConfig.scoring`) has `duplicate_total` and
+`matchpoint_pct` after the player (the one it ranks by first), exact values rounded half to even
+to 6 places as the spec writes them out (an empty cell: no deal yet).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
+from .duplicate import API_PLACES, round_half_even
 from .records import StandingsRow
 from .tiebreaks import StandingsConfig, column_tiebreaks
 
@@ -40,6 +43,12 @@ BASE_COLUMNS = (
 # the player was in (0: none yet), which they rank by first.
 KNOCKOUT_COLUMNS = ("round_reached",)
 
+# Duplicate scoring only, after `player`: the figure it ranks by first, then the other.
+DUPLICATE_COLUMNS = {
+    "total": ("duplicate_total", "matchpoint_pct"),
+    "percentage": ("matchpoint_pct", "duplicate_total"),
+}
+
 
 def csv_header(config: StandingsConfig, *, with_names: bool = True) -> list[str]:
     """Column names, each once: the fixed columns (a knockout's `round_reached` among them),
@@ -49,6 +58,9 @@ def csv_header(config: StandingsConfig, *, with_names: bool = True) -> list[str]
     if config.mode == "knockout":
         after = head.index("player" if with_names else "player_id") + 1
         head[after:after] = KNOCKOUT_COLUMNS
+    elif config.scoring == "duplicate":
+        after = head.index("player" if with_names else "player_id") + 1
+        head[after:after] = DUPLICATE_COLUMNS[config.duplicate_rank]
     return head + [tiebreak.name for _, tiebreak in column_tiebreaks(config.tiebreaks)]
 
 
@@ -73,6 +85,12 @@ def standings_csv_rows(
             line.append(names.get(r.player_id, ""))
         if knockout:
             line.append(r.round_reached)
+        elif config.scoring == "duplicate":
+            figures = {"duplicate_total": r.duplicate_total, "matchpoint_pct": r.matchpoint_pct}
+            line += [
+                "" if figures[c] is None else round_half_even(figures[c], API_PLACES)
+                for c in DUPLICATE_COLUMNS[config.duplicate_rank]
+            ]
         line += [r.matches_played, r.match_points, r.total_payouts, r.wins, r.byes]
         line += [tiebreak.cell(r.tiebreak_values[i]) for i, tiebreak in columns]
         out.append(line)

@@ -11,6 +11,7 @@ checks names against their registry) <- table, export. Nothing here imports the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 Value = int | float
 
@@ -63,3 +64,8 @@ class StandingsRow:
     deals_played: int = 0
     bye_points: int = 0
     round_reached: int = 0  # knockout standings only: the last round the player was in
+    # duplicate scoring only (exact; rounded where written out): Σ differences, mean percentage
+    # (None: no deal yet), over the deals of the completed sections the player sat in
+    duplicate_total: Fraction | None = None
+    matchpoint_pct: Fraction | None = None
+    duplicate_deals: int = 0

@@ -1,5 +1,9 @@
 """Rank the entrants: match points first, then the configured tie-breaks, group by group.
 
+A duplicate event (`StandingsConfig.scoring`) ranks by its duplicate total or matchpoint
+percentage (`config.duplicate_rank`) first instead, exactly (the `Fraction`s themselves), and
+the same tie-breaks after.
+
 Ranking refines tied groups rather than sorting on one composite key, because head-to-head is
 only defined inside the group still tied when it is reached: each tie-break splits every group
 that is still tied, and the next one only sees what is left.
@@ -7,8 +11,11 @@ that is still tied, and the next one only sees what is left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 
+from .duplicate import PlayerDuplicate
 from .knockout import KnockoutProgress, rank_knockout
 from .records import ByeRecord, MatchRecord, StandingsRow, Value
 from .tally import EventTally, tally_event
@@ -21,12 +28,15 @@ def compute_standings(
     byes: Iterable[ByeRecord],
     config: StandingsConfig,
     progress: KnockoutProgress | None = None,
+    duplicate: Mapping[int, PlayerDuplicate] | None = None,
 ) -> list[StandingsRow]:
     """The standings table, best first; the same for any order of the inputs.
 
     `players` is every entrant (withdrawn ones included: they keep their results). Raises
     `UnknownTiebreak` for a name not in the registry and `StandingsFault` for records that
     break the contract. A knockout (`config.mode`) ranks by `progress`, the rounds reached.
+    Duplicate scoring (`config.scoring`) ranks by `duplicate` (`score_event(...).totals`: a
+    player missing there has no deal yet: total 0, no percentage, ranked below any percentage).
     """
     tiebreaks = [get_tiebreak(name) for name in config.tiebreaks]
     matches = list(matches)
@@ -39,16 +49,54 @@ def compute_standings(
     )
     if config.mode == "knockout":
         return rank_knockout(tally, tiebreaks, matches, progress or KnockoutProgress())
+    if config.scoring == "duplicate":
+        return rank_tally(tally, tiebreaks, duplicate_figures(tally, duplicate or {}, config))
     return rank_tally(tally, tiebreaks)
 
 
-def rank_tally(tally: EventTally, tiebreaks: Sequence[Tiebreak]) -> list[StandingsRow]:
-    """Order a tally's players by match points, then each tie-break within the tied groups."""
+# Below every percentage (they are 0 to 100): a player with no deal yet ranks after them all.
+_NO_PERCENTAGE = Fraction(-1)
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateFigures:
+    """The duplicate columns of each player, and `key`, what they are ranked by first."""
+
+    key: Mapping[int, Fraction]
+    totals: Mapping[int, Fraction]
+    percentages: Mapping[int, Fraction | None]
+    deals: Mapping[int, int]
+
+
+def duplicate_figures(
+    tally: EventTally, duplicate: Mapping[int, PlayerDuplicate], config: StandingsConfig
+) -> DuplicateFigures:
+    """Each tallied player's duplicate total and percentage, and the key they rank by first."""
+    totals = {p: Fraction(0) for p in tally.players}
+    pcts: dict[int, Fraction | None] = dict.fromkeys(tally.players)
+    deals = dict.fromkeys(tally.players, 0)
+    for p in tally.players:
+        figures = duplicate.get(p)
+        if figures is not None:
+            totals[p], pcts[p], deals[p] = figures.total, figures.percentage, figures.deals
+    if config.duplicate_rank == "percentage":
+        key = {p: _NO_PERCENTAGE if v is None else v for p, v in pcts.items()}
+    else:
+        key = dict(totals)
+    return DuplicateFigures(key, totals, pcts, deals)
+
+
+def rank_tally(
+    tally: EventTally, tiebreaks: Sequence[Tiebreak], dup: DuplicateFigures | None = None
+) -> list[StandingsRow]:
+    """Order a tally's players by match points (or, in duplicate, by `dup.key`), then each
+    tie-break within the tied groups."""
     ids = sorted(tally.players)  # ascending id: the stable order of players tied to the end
     n = len(tiebreaks)
     tb_values: dict[int, list[Value]] = {p: [0] * n for p in ids}
 
-    groups = _split(ids, MatchPoints().values(tally, ids))
+    first = MatchPoints().values(tally, ids) if dup is None else [dup.key[p] for p in ids]
+    groups = _split(ids, first)
     for index, tb in enumerate(tiebreaks):
         refined: list[list[int]] = []
         for group in groups:
@@ -81,13 +129,16 @@ def rank_tally(tally: EventTally, tiebreaks: Sequence[Tiebreak]) -> list[Standin
                     forfeits=t.forfeits,
                     deals_played=t.deals_played,
                     bye_points=t.bye_points,
+                    duplicate_total=None if dup is None else dup.totals[p],
+                    matchpoint_pct=None if dup is None else dup.percentages[p],
+                    duplicate_deals=0 if dup is None else dup.deals[p],
                 )
             )
         position += len(group)
     return rows
 
 
-def _split(group: list[int], values: list[Value]) -> list[list[int]]:
+def _split(group: list[int], values: Sequence[Value | Fraction]) -> list[list[int]]:
     """Split `group` into runs of equal value, highest first; stable within each run."""
     order = sorted(range(len(group)), key=values.__getitem__, reverse=True)
     out: list[list[int]] = []

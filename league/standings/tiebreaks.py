@@ -130,6 +130,11 @@ def validate_tiebreaks(names: Iterable[str]) -> None:
 
 
 MODES = ("points", "knockout")
+# How a table's result is scored: "match" (each table on its own: match points, the tie-breaks)
+# or "duplicate" (against the other tables of a section: league.standings.duplicate), which then
+# ranks by the duplicate total or the matchpoint percentage, the tie-breaks after.
+SCORINGS = ("match", "duplicate")
+DUPLICATE_RANKS = ("total", "percentage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +150,8 @@ class StandingsConfig:
     # "points": match points, then the tie-breaks; "knockout": the round reached, then the
     # stated order (league.standings.knockout), the tie-breaks shown but not ranked by.
     mode: str = "points"
+    scoring: str = "match"
+    duplicate_rank: str = "total"
 
     def __post_init__(self) -> None:
         # A JSON field hands us a list; keep the config hashable and immutable all the same.
@@ -152,6 +159,12 @@ class StandingsConfig:
         validate_tiebreaks(self.tiebreaks)
         if self.mode not in MODES:
             raise StandingsError(f"Unknown standings mode {self.mode!r}; choose {MODES}.")
+        if self.scoring not in SCORINGS:
+            raise StandingsError(f"Unknown scoring {self.scoring!r}; choose {SCORINGS}.")
+        if self.duplicate_rank not in DUPLICATE_RANKS:
+            raise StandingsError(
+                f"Unknown duplicate rank {self.duplicate_rank!r}; choose {DUPLICATE_RANKS}."
+            )
 
 
 @register

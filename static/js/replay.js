@@ -144,7 +144,7 @@
     const node = $("replay-summary");
     if (!node) return;
     const summary = step.deal_over && step.summary;
-    if (summary && M.summary) fill(node, h("h2", null, S.summary || "How the deal was scored"), M.summary.body(summary));
+    if (summary && M.summary) fill(node, h("h2", null, S.summary || M.gettext("How the deal was scored")), M.summary.body(summary));
     node.hidden = !(summary && M.summary);
   }
 

@@ -4,8 +4,8 @@
 // the Match table's figures. Loaded after static/js/table.js and the game's module; it hooks
 // into the core with `Mediana.onRender` and holds no rules: every figure comes from the
 // engine's `deal_summary` (the state's `view.last_deal.summary`, or `cfg.summaryUrl?deal=K`),
-// worded here in English from its stable codes and figures (a catalog for other languages comes
-// later; an unknown code shows the engine's own English line).
+// worded here in the page's language from its stable codes and figures (the djangojs catalog,
+// docs/translations.md; an unknown code shows the engine's own English line).
 (function (M) {
   "use strict";
 
@@ -13,7 +13,7 @@
   const token = new URLSearchParams(window.location.search).get("token");
   const SECONDS = Number.isFinite(cfg.summarySeconds) ? cfg.summarySeconds : 20;
   const legend = cfg.legend || {};
-  const unit = legend.unit || "points";
+  const unit = legend.unit || M.gettext("points");
 
   const known = new Map(); // deal -> summary (seen in a state, or fetched)
   const fetching = new Map(); // deal -> Promise
@@ -22,14 +22,20 @@
   let ticker = null;
 
   // ------------------------------------------------------------------ words
+  // In the page's language (the djangojs catalog through table.js: M.gettext, M.fmt…).
+  const { gettext, ngettext, pgettext, fmt } = M;
   const name = (s) => M.seatName(s);
-  const names = (list) => (list || []).map(name).join(" and ");
+  const names = (list) => {
+    const all = (list || []).map(name);
+    return all.length === 2 ? fmt(gettext("%(a)s and %(b)s"), { a: all[0], b: all[1] }) : all.join(", ");
+  };
   const cards = (list) => (list || []).map(M.cardText).join(" ");
-  const times = (n) => `${n} time${n === 1 ? "" : "s"}`;
+  const times = (n) => fmt(ngettext("%(n)s time", "%(n)s times", n), { n });
   // Numbers with a real minus sign: a step's change ("+ 64", "− 306"), a figure, a payout.
   const minus = (n) => (n < 0 ? `− ${-n}` : `+ ${n}`);
   const num = (n) => (n < 0 ? `−${-n}` : String(n));
   const sgn = (n) => (n > 0 ? `+${n}` : num(n));
+  // Mediatore's contracts keep their Italian names in every language.
   const CONTRACT = {
     chiamo: "Chiamo",
     mediatore: "Mediatore",
@@ -39,22 +45,23 @@
   };
   const contract = (c) => CONTRACT[c] || M.cap(String(c || ""));
   const ROLE = {
-    dealer: "the dealer",
-    left: "left of the dealer",
-    right: "right of the dealer",
-    declarer: "the declarer",
-    partner: "the partner",
-    giver: "the giver",
-    defender: "a defender",
+    dealer: gettext("the dealer"),
+    left: gettext("left of the dealer"),
+    right: gettext("right of the dealer"),
+    declarer: gettext("the declarer"),
+    partner: gettext("the partner"),
+    giver: gettext("the giver"),
+    defender: gettext("a defender"),
   };
+  const role = (r) => ROLE[r] || r;
   // How a deal went (the summary's `kind`), for the title.
   const KIND = {
-    thrown_in: "thrown in: everybody passed",
-    normal: "Ramsch",
-    jungfrau: "Ramsch with a Jungfrau",
-    durchmarsch: "Ramsch: a Durchmarsch",
-    even: "Ramsch: all three even",
-    grand_hand: "a Grand Hand",
+    thrown_in: gettext("thrown in: everybody passed"),
+    normal: gettext("Ramsch"),
+    jungfrau: gettext("Ramsch with a Jungfrau"),
+    durchmarsch: gettext("Ramsch: a Durchmarsch"),
+    even: gettext("Ramsch: all three even"),
+    grand_hand: gettext("a Grand Hand"),
     ...CONTRACT,
   };
   const suitWords = (suit) => `${M.deck().glyph[suit] || suit} ${M.deck().suit[suit] || suit}`;
@@ -89,78 +96,83 @@
     switch (p.code) {
       // Saichugen
       case "round_banked":
-        return [`Round ${p.round + 1}: ${p.points} (${cards(p.cards) || "no trick"}), the median: banked`, `(round ${p.round + 1})`];
+        return [fmt(gettext("Round %(n)s: %(points)s (%(cards)s), the median: banked"), { n: p.round + 1, points: p.points, cards: cards(p.cards) || gettext("no trick") }), fmt(gettext("(round %(n)s)"), { n: p.round + 1 })];
       case "round_not_banked":
-        return [`Round ${p.round + 1}: ${p.points} (${cards(p.cards) || "no trick"}), not the median ${p.median}: nothing banked`, `(round ${p.round + 1})`];
+        return [fmt(gettext("Round %(n)s: %(points)s (%(cards)s), not the median %(median)s: nothing banked"), { n: p.round + 1, points: p.points, cards: cards(p.cards) || gettext("no trick"), median: p.median }), fmt(gettext("(round %(n)s)"), { n: p.round + 1 })];
       case "median_alone":
-        return [`Game score ${p.score} is the median, alone`, "median alone"];
+        return [fmt(gettext("Game score %(score)s is the median, alone"), { score: p.score }), gettext("median alone")];
       case "median_shared":
-        return [`Game score ${p.score} shares the median`, "median, shared"];
+        return [fmt(gettext("Game score %(score)s shares the median"), { score: p.score }), gettext("median, shared")];
       case "off_median":
-        return [`Game score ${p.score} is not the median ${p.median}`, "off the median"];
+        return [fmt(gettext("Game score %(score)s is not the median %(median)s"), { score: p.score, median: p.median }), gettext("off the median")];
       case "all_equal":
-        return ["All three game scores are equal", "all equal"];
+        return [gettext("All three game scores are equal"), gettext("all equal")];
       case "raw_own":
-        return [`3 × the game score ${p.score}`, "3 × game score"];
+        return [fmt(gettext("3 × the game score %(score)s"), { score: p.score }), gettext("3 × game score")];
       case "raw_field":
-        return [`less the three game scores (${p.total})`, "all three"];
+        return [fmt(gettext("less the three game scores (%(total)s)"), { total: p.total }), gettext("all three")];
       // 3-5-8
       case "tricks":
-        return [`${p.tricks} tricks taken`, "tricks"];
+        return [fmt(ngettext("%(n)s trick taken", "%(n)s tricks taken", p.tricks), { n: p.tricks }), gettext("tricks")];
       case "target":
-        return [`less the target of ${p.target} (${ROLE[p.role] || p.role})`, "target"];
+        return [fmt(gettext("less the target of %(target)s (%(role)s)"), { target: p.target, role: role(p.role) }), gettext("target")];
       case "thrown_in":
-        return ["Everybody passed: the deal is thrown in", "thrown in"];
+        return [gettext("Everybody passed: the deal is thrown in"), gettext("thrown in")];
       // Schieberamsch
       case "trick_points":
-        return [`${p.points} card points in ${p.tricks} tricks`, "card points"];
+        return [fmt(ngettext("%(points)s card points in %(n)s trick", "%(points)s card points in %(n)s tricks", p.tricks), { points: p.points, n: p.tricks }), gettext("card points")];
       case "skat":
-        return [`the skat (${cards(p.cards)})`, "skat"];
+        return [fmt(gettext("the skat (%(cards)s)"), { cards: cards(p.cards) }), gettext("skat")];
       case "pushes":
-        return [`× ${p.multiplier}: the skat was pushed ${times(pushes)}`, `${pushes} push${pushes === 1 ? "" : "es"}`];
+        return [fmt(gettext("× %(multiplier)s: the skat was pushed %(times)s"), { multiplier: p.multiplier, times: times(pushes) }), fmt(ngettext("%(n)s push", "%(n)s pushes", pushes), { n: pushes })];
       case "jungfrau":
-        return ["× 2: a Jungfrau (a seat took no trick)", "Jungfrau"];
+        return [gettext("× 2: a Jungfrau (a seat took no trick)"), gettext("Jungfrau")];
       case "divisor":
-        return [`÷ ${p.divisor}, the fraction dropped`, ""];
+        return [fmt(gettext("÷ %(divisor)s, the fraction dropped"), { divisor: p.divisor }), ""];
       case "no_penalty":
-        return [p.points === undefined ? "Another seat took every trick: no penalty" : `${p.points} card points: not the most, no penalty`, "no penalty"];
+        return [p.points === undefined ? gettext("Another seat took every trick: no penalty") : fmt(gettext("%(points)s card points: not the most, no penalty"), { points: p.points }), gettext("no penalty")];
       case "jungfrau_seat":
-        return ["No trick taken (the Jungfrau): no penalty", "no penalty"];
+        return [gettext("No trick taken (the Jungfrau): no penalty"), gettext("no penalty")];
       case "even":
-        return [`All three took ${p.points} card points: nobody scores`, "even"];
+        return [fmt(gettext("All three took %(points)s card points: nobody scores"), { points: p.points }), gettext("even")];
       case "durchmarsch":
-        return ["Durchmarsch: every trick taken", "Durchmarsch"];
+        return [gettext("Durchmarsch: every trick taken"), gettext("Durchmarsch")];
       case "grand_value": {
-        const extra = `${p.schneider ? ", schneider" : ""}${p.schwarz ? ", schwarz" : ""}`;
-        return [`Grand Hand: 24 × ${p.levels} (${p.with_matadors ? "with" : "without"} ${p.matadors}, game, hand${extra})`, `Grand Hand (24 × ${p.levels})`];
+        const extra = `${p.schneider ? `, ${pgettext("Skat", "schneider")}` : ""}${p.schwarz ? `, ${pgettext("Skat", "schwarz")}` : ""}`;
+        const text = p.with_matadors
+          ? gettext("Grand Hand: 24 × %(levels)s (with %(matadors)s, game, hand%(extra)s)")
+          : gettext("Grand Hand: 24 × %(levels)s (without %(matadors)s, game, hand%(extra)s)");
+        return [fmt(text, { levels: p.levels, matadors: p.matadors, extra }), `${gettext("Grand Hand")} (24 × ${p.levels})`];
       }
       case "kontra":
-        return ["× 2: kontra", "kontra"];
+        return [`× 2: ${pgettext("Skat", "kontra")}`, pgettext("Skat", "kontra")];
       case "re":
-        return ["× 2: re", "re"];
+        return [`× 2: ${pgettext("Skat", "re")}`, pgettext("Skat", "re")];
       case "grand_won":
-        return [`Won with ${p.points} card points: taken off the penalties`, "won"];
+        return [fmt(gettext("Won with %(points)s card points: taken off the penalties"), { points: p.points }), gettext("won")];
       case "grand_lost":
-        return [`Lost with ${p.points} card points${p.factor > 1 ? `: counts ${p.factor} times` : ": a penalty"}`, "lost"];
+        return [p.factor > 1 ? fmt(gettext("Lost with %(points)s card points: counts %(factor)s times"), { points: p.points, factor: p.factor }) : fmt(gettext("Lost with %(points)s card points: a penalty"), { points: p.points }), gettext("lost")];
       case "grand_opponent":
-        return [`Opponent of ${name(p.declarer)}'s Grand Hand: no penalty`, "opponent"];
+        return [fmt(gettext("Opponent of the Grand Hand of %(name)s: no penalty"), { name: name(p.declarer) }), gettext("opponent")];
       case "settle": {
         const theirs = num(summary.scores[p.seat]);
         const mine = num(summary.scores[seat]);
-        const whose = seat === cfg.seat ? "your" : `${name(seat)}'s`;
-        return [`${name(p.seat)}'s ${theirs} less ${whose} ${mine}`, `vs ${name(p.seat)}`];
+        const text = seat === cfg.seat
+          ? fmt(gettext("%(name)s's %(theirs)s less your %(mine)s"), { name: name(p.seat), theirs, mine })
+          : fmt(gettext("%(name)s's %(theirs)s less %(other)s's %(mine)s"), { name: name(p.seat), theirs, other: name(seat), mine });
+        return [text, fmt(gettext("vs %(name)s"), { name: name(p.seat) })];
       }
       // Mediatore
       case "cards":
-        return [`Cards taken by ${name(p.seat)}: ${p.thirds} thirds`, `by ${name(p.seat)}`];
+        return [fmt(gettext("Cards taken by %(name)s: %(thirds)s thirds"), { name: name(p.seat), thirds: p.thirds }), fmt(gettext("by %(name)s"), { name: name(p.seat) })];
       case "monte_last_trick":
-        return [`The monte (${cards(p.cards)}) and the last trick, to ${name(p.seat)}: ${p.value} thirds`, "monte + last trick"];
+        return [fmt(gettext("The monte (%(cards)s) and the last trick, to %(name)s: %(value)s thirds"), { cards: cards(p.cards), name: name(p.seat), value: p.value }), gettext("monte + last trick")];
       case "whole_points":
-        return [`${p.thirds} thirds = ${p.points} points, the fraction dropped`, ""];
+        return [fmt(gettext("%(thirds)s thirds = %(points)s points, the fraction dropped"), { thirds: p.thirds, points: p.points }), ""];
       case "stake":
-        return [`${contract(p.contract)} ${p.won ? "won" : "lost"}, as ${ROLE[p.role] || p.role}`, ROLE[p.role] || p.role];
+        return [fmt(p.won ? gettext("%(contract)s won, as %(role)s") : gettext("%(contract)s lost, as %(role)s"), { contract: contract(p.contract), role: role(p.role) }), role(p.role)];
       case "slam":
-        return [`Slam (every trick to one side): ${p.rule === "double" ? "every payment doubled" : "2 more on every payment"}`, "slam"];
+        return [p.rule === "double" ? gettext("Slam (every trick to one side): every payment doubled") : gettext("Slam (every trick to one side): 2 more on every payment"), gettext("slam")];
       default:
         return [engineText(p.text), ""];
     }
@@ -169,48 +181,55 @@
   function noteWords(n, summary) {
     switch (n.code) {
       case "payout_mode":
-        return n.mode === "raw" ? "Payout: 3 × the game score less the three game scores" : "Payout: +2 alone on the median game score (the others −1), +1 each when two share it (the other −2)";
+        return n.mode === "raw" ? gettext("Payout: 3 × the game score less the three game scores") : gettext("Payout: +2 alone on the median game score (the others −1), +1 each when two share it (the other −2)");
       case "game_scores":
-        return `Game scores ${n.scores.map((g, s) => `${name(s)} ${g}`).join(", ")}: the median is ${n.median}`;
+        return fmt(gettext("Game scores %(scores)s: the median is %(median)s"), { scores: n.scores.map((g, s) => `${name(s)} ${g}`).join(", "), median: n.median });
       case "woburn":
-        return `${name(n.seat)} won the auction: a target of ${n.tricks} tricks`;
+        return fmt(ngettext("%(name)s won the auction: a target of %(n)s trick", "%(name)s won the auction: a target of %(n)s tricks", n.tricks), { name: name(n.seat), n: n.tricks });
       case "trump":
-        return `Trump: ${suitWords(n.suit)}`;
+        return fmt(gettext("Trump: %(suit)s"), { suit: suitWords(n.suit) });
       case "targets":
-        return `Targets: ${n.targets.map((t, s) => `${name(s)} ${t}`).join(", ")} (${name(n.dealer)} dealt)`;
+        return fmt(gettext("Targets: %(targets)s (%(name)s dealt)"), { targets: n.targets.map((t, s) => `${name(s)} ${t}`).join(", "), name: name(n.dealer) });
       case "balance":
-        return `Balance after this hand: ${n.balance.map((b, s) => `${name(s)} ${sgn(b)}`).join(", ")}`;
+        return fmt(gettext("Balance after this hand: %(balance)s"), { balance: n.balance.map((b, s) => `${name(s)} ${sgn(b)}`).join(", ") });
       case "grand_hand":
-        return `Grand Hand by ${name(n.declarer)}: alone against the other two, the skat counting for the declarer`;
+        return fmt(gettext("Grand Hand by %(name)s: alone against the other two, the skat counting for the declarer"), { name: name(n.declarer) });
       case "declarer_points": {
         const grand = summary.notes.find((x) => x.code === "grand_hand");
-        return `${grand ? name(grand.declarer) : "The declarer"} took ${n.points} card points in ${n.tricks} tricks (the skat ${cards(n.skat)} included): 61 or more win`;
+        return fmt(gettext("%(name)s took %(points)s card points in %(tricks)s tricks (the skat %(cards)s included): 61 or more win"), { name: grand ? name(grand.declarer) : gettext("The declarer"), points: n.points, tricks: n.tricks, cards: cards(n.skat) });
       }
       case "skat_to":
-        return `The skat (${cards(n.cards)}, ${n.points} card points) goes to ${names(n.seats)}`;
+        return fmt(gettext("The skat (%(cards)s, %(points)s card points) goes to %(names)s"), { cards: cards(n.cards), points: n.points, names: names(n.seats) });
       case "pushed":
-        return n.pushes ? `The skat was pushed ${times(n.pushes)}: every penalty × ${n.multiplier}` : "The skat was never pushed";
+        return n.pushes ? fmt(gettext("The skat was pushed %(times)s: every penalty × %(multiplier)s"), { times: times(n.pushes), multiplier: n.multiplier }) : gettext("The skat was never pushed");
       case "contract":
-        return `${contract(n.contract)} by ${name(n.declarer)}`;
+        return fmt(gettext("%(contract)s by %(name)s"), { contract: contract(n.contract), name: name(n.declarer) });
       case "called":
-        return `Called ${M.cardText(n.card)}: ${n.holder >= 0 ? `${name(n.holder)} held it` : "it lay in the monte, so the declarer played alone"}`;
-      case "outcome":
-        return `The declarer's side (${names(n.side)}) took ${n.points} points (${n.thirds} thirds): ${n.won ? "won" : "lost"}${n.slam ? ", a slam" : ""} — 6 points make the contract`;
+        return n.holder >= 0
+          ? fmt(gettext("Called %(card)s: %(name)s held it"), { card: M.cardText(n.card), name: name(n.holder) })
+          : fmt(gettext("Called %(card)s: it lay in the monte, so the declarer played alone"), { card: M.cardText(n.card) });
+      case "outcome": {
+        const args = { side: names(n.side), points: n.points, thirds: n.thirds };
+        const text = n.won
+          ? (n.slam ? gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): won, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): won — 6 points make the contract"))
+          : (n.slam ? gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): lost, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): lost — 6 points make the contract"));
+        return fmt(text, args);
+      }
       default:
         return engineText(n.text);
     }
   }
 
   const ROW = {
-    tricks: "tricks",
-    trick_values: "values of the cards won",
-    target: "target",
-    trick_points: "card points in tricks",
-    skat: "skat",
-    card_points: "card points",
-    thirds: "thirds in tricks",
-    monte_last_trick: "monte + last trick (thirds)",
-    side_thirds: "the side's thirds",
+    tricks: gettext("tricks"),
+    trick_values: gettext("values of the cards won"),
+    target: gettext("target"),
+    trick_points: gettext("card points in tricks"),
+    skat: gettext("skat"),
+    card_points: gettext("card points"),
+    thirds: gettext("thirds in tricks"),
+    monte_last_trick: gettext("monte + last trick (thirds)"),
+    side_thirds: gettext("the side's thirds"),
   };
 
   // The parts as one line of arithmetic: "(87 card points + 10 skat) × 2 (1 push) ÷ 10 = 19".
@@ -246,7 +265,7 @@
           "li",
           { dataset: { code: p.code } },
           h("span", { class: "ds-part-text" }, partWords(p, summary, seat)[0]),
-          h("span", { class: "ds-part-value", title: op ? "what this step changes" : null }, p.value === 0 && !op ? "0" : minus(p.value)),
+          h("span", { class: "ds-part-value", title: op ? gettext("what this step changes") : null }, p.value === 0 && !op ? "0" : minus(p.value)),
         );
       }),
     );
@@ -260,10 +279,10 @@
     return h(
       "article",
       { class: `ds-seat${me ? " me" : ""}`, dataset: { seat: String(s), scoreTotal: String(score.total), payoutTotal: String(payout.total) } },
-      h("h3", null, h("span", { class: "ds-name" }, me ? `${name(s)} (you)` : name(s)), h("span", { class: "ds-totals" }, `score ${num(score.total)} · payout ${sgn(payout.total)}`)),
-      h("p", { class: "ds-formula", dataset: { formula: "score" } }, h("span", { class: "ds-label" }, "Score: "), `${formula(score.parts, summary, s)} = ${num(score.total)} ${unit}`),
+      h("h3", null, h("span", { class: "ds-name" }, me ? M.who(s) : name(s)), h("span", { class: "ds-totals" }, fmt(gettext("score %(score)s · payout %(payout)s"), { score: num(score.total), payout: sgn(payout.total) }))),
+      h("p", { class: "ds-formula", dataset: { formula: "score" } }, h("span", { class: "ds-label" }, `${gettext("Score")}: `), `${formula(score.parts, summary, s)} = ${num(score.total)} ${unit}`),
       partList(score.parts, summary, s),
-      h("p", { class: "ds-formula", dataset: { formula: "payout" } }, h("span", { class: "ds-label" }, "Payout: "), `${formula(payout.parts, summary, s)} = ${sgn(payout.total)}`),
+      h("p", { class: "ds-formula", dataset: { formula: "payout" } }, h("span", { class: "ds-label" }, `${gettext("Payout")}: `), `${formula(payout.parts, summary, s)} = ${sgn(payout.total)}`),
       partList(payout.parts, summary, s),
     );
   }
@@ -295,7 +314,7 @@
     return h(
       "div",
       { class: "ds-body", dataset: { deal: String(summary.deal), kind: summary.kind } },
-      h("p", { class: "ds-kind" }, `${kind ? `${M.cap(kind)} · ` : ""}${name(summary.dealer)} dealt`),
+      h("p", { class: "ds-kind" }, `${kind ? `${M.cap(kind)} · ` : ""}${fmt(gettext("%(name)s dealt"), { name: name(summary.dealer) })}`),
       summary.notes.length ? h("ul", { class: "ds-notes" }, summary.notes.map((n) => h("li", { dataset: { code: n.code } }, noteWords(n, summary)))) : null,
       factsTable(summary),
       h("div", { class: "ds-seats" }, summary.seats.map((entry) => seatBlock(summary, entry))),
@@ -325,15 +344,15 @@
         h(
           "header",
           { class: "ds-head" },
-          h("h2", { id: "ds-title" }, `Deal ${summary.deal + 1} is over`),
-          h("button", { type: "button", id: "ds-close", class: "ds-x", "aria-label": "Close the summary", onclick: close }, "×"),
+          h("h2", { id: "ds-title" }, fmt(gettext("Deal %(n)s is over"), { n: summary.deal + 1 })),
+          h("button", { type: "button", id: "ds-close", class: "ds-x", "aria-label": gettext("Close the summary"), onclick: close }, "×"),
         ),
         body(summary),
         h(
           "footer",
           { class: "ds-foot" },
           h("span", { id: "ds-countdown", class: "muted" }),
-          h("button", { type: "button", id: "ds-ok", onclick: close }, "Close"),
+          h("button", { type: "button", id: "ds-ok", onclick: close }, gettext("Close")),
         ),
       ),
     );
@@ -357,7 +376,7 @@
       close();
       return;
     }
-    if (label) label.textContent = `Closes in ${left} s · the next deal's first turn has ${SECONDS} s more on its clock`;
+    if (label) label.textContent = fmt(gettext("Closes in %(left)s s · the next deal's first turn has %(seconds)s s more on its clock"), { left, seconds: SECONDS });
   }
 
   function close() {
@@ -406,7 +425,7 @@
       const th = tr.querySelector("th");
       if (!th || th.querySelector("button")) continue;
       const label = th.textContent;
-      fill(th, h("button", { type: "button", class: "ds-open", dataset: { summaryDeal: String(k) }, title: "How this deal was scored", "aria-label": `${label}: how it was scored`, onclick: () => reopen(k) }, label, h("span", { class: "ds-i", "aria-hidden": "true" }, "▸")));
+      fill(th, h("button", { type: "button", class: "ds-open", dataset: { summaryDeal: String(k) }, title: gettext("How this deal was scored"), "aria-label": fmt(gettext("%(deal)s: how it was scored"), { deal: label }), onclick: () => reopen(k) }, label, h("span", { class: "ds-i", "aria-hidden": "true" }, "▸")));
       tr.classList.add("ds-row");
       tr.addEventListener("click", (e) => {
         if (!e.target.closest("button")) reopen(k);
@@ -417,7 +436,7 @@
       note.dataset.legend = "1";
       fill(
         note,
-        h("span", null, "Per deal: payout (score) — tap a deal for how it was scored."),
+        h("span", null, gettext("Per deal: payout (score) — tap a deal for how it was scored.")),
         h("span", { class: "ds-legend", id: "match-legend" }, [legend.score, legend.payout, legend.winner].filter(Boolean).map((t) => h("span", { class: "ds-legend-line" }, t))),
       );
     }

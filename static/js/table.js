@@ -18,6 +18,20 @@
   const $ = (id) => document.getElementById(id);
   const N_SEATS = cfg.players.length;
 
+  // ------------------------------------------------------------------ translations
+  // Django's JavaScript catalog (the djangojs domain at /i18n/js/, loaded by the page before
+  // this file) defines gettext & co. in the page's language; without it, English.
+  // docs/translations.md: every text a person reads goes through these (modules: M.gettext…).
+  const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
+  const pgettext = window.pgettext || ((c, s) => s);
+  const npgettext = window.npgettext || ((c, s, p, n) => (n === 1 ? s : p));
+  // fmt("%(name)s wins", {name}): named placeholders, as in the Python catalogues.
+  const fmt = (text, params) => text.replace(/%\((\w+)\)s/g, (m, key) => (key in params ? String(params[key]) : m));
+  // A number in the page's language (digits grouped as the reader expects).
+  const numberFormat = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const num = (n) => (typeof n === "number" ? numberFormat.format(n) : String(n));
+
   // ------------------------------------------------------------------ tiny DOM helper
   function h(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -87,7 +101,7 @@
     return h(
       "span",
       { class: `hint${open ? " open" : ""}`, dataset: { hint: key, hintId: id }, onpointerenter: (event) => placeHint(event.currentTarget) },
-      h("span", { class: "hint-i", role: "button", tabindex: "0", title: "", "aria-label": cfg.hintLabel || "What does this mean?", "aria-expanded": open ? "true" : "false", onclick: toggleHint, onkeydown: toggleHint }, "i"),
+      h("span", { class: "hint-i", role: "button", tabindex: "0", title: "", "aria-label": cfg.hintLabel || gettext("What does this mean?"), "aria-expanded": open ? "true" : "false", onclick: toggleHint, onkeydown: toggleHint }, "i"),
       h("span", { class: "hint-text", role: "tooltip" }, text),
     );
   }
@@ -136,8 +150,8 @@
   //   log(state, view)         the deal's log lines
   const FRENCH = {
     glyph: { S: "♠", H: "♥", D: "♦", C: "♣" },
-    suit: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-    rank: { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" },
+    suit: { S: pgettext("suit", "spades"), H: pgettext("suit", "hearts"), D: pgettext("suit", "diamonds"), C: pgettext("suit", "clubs") },
+    rank: { A: pgettext("card", "ace"), K: pgettext("card", "king"), Q: pgettext("card", "queen"), J: pgettext("card", "jack"), T: "10" },
     legend: "",
   };
   const games = {};
@@ -154,7 +168,8 @@
   const suitOf = (card) => card.slice(-1);
   const rankLabel = (card) => (rankOf(card) === "T" ? "10" : rankOf(card));
   const cardName = (card) =>
-    `${deck().rank[rankOf(card)] || rankOf(card)} of ${deck().suit[suitOf(card)] || suitOf(card)}`;
+    fmt(gettext("%(rank)s of %(suit)s"), { rank: deck().rank[rankOf(card)] || rankOf(card), suit: deck().suit[suitOf(card)] || suitOf(card) });
+  const suitName = (suit) => deck().suit[suit] || suit;
   const cardText = (card) => `${rankLabel(card)}${deck().glyph[suitOf(card)] || suitOf(card)}`;
 
   function sortCards(cards, view) {
@@ -173,14 +188,15 @@
       h("span", { class: "pip" }, deck().glyph[suitOf(card)] || suitOf(card)),
     );
   }
-  const cardBack = (label) => h("span", { class: "card back", title: label || "face down" });
+  const cardBack = (label) => h("span", { class: "card back", title: label || gettext("face down") });
   // A labelled row of small cards (the kitty, the monte, the skat…).
   const cardRow = (label, cards) =>
     h("div", { class: "row" }, h("span", { class: "label" }, label), cards.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) })));
 
   // ------------------------------------------------------------------ names
-  const seatName = (s) => (s === null || s === undefined ? "—" : (cfg.players[s] || {}).name || `seat ${s}`);
-  const who = (s) => (typeof s === "number" && s === cfg.seat ? `${seatName(s)} (you)` : seatName(s));
+  const seatName = (s) => (s === null || s === undefined ? "—" : (cfg.players[s] || {}).name || fmt(gettext("seat %(seat)s"), { seat: s }));
+  const who = (s) => (typeof s === "number" && s === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: seatName(s) }) : seatName(s));
+  const names = (seats) => (seats || []).map(seatName).join(", ");
   const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -230,7 +246,7 @@
     fill(
       node,
       h("span", { class: "banner-text" }, text),
-      withButton ? h("button", { type: "button", id: "reconnect-now", onclick: reconnectNow }, "Reconnect now") : null,
+      withButton ? h("button", { type: "button", id: "reconnect-now", onclick: reconnectNow }, gettext("Reconnect now")) : null,
     );
     node.hidden = false;
   }
@@ -239,7 +255,7 @@
     clearTimeout(retryTimer);
     retryTimer = null;
     if (ws) return;
-    setConn("connecting", everConnected ? "reconnecting…" : "connecting…");
+    setConn("connecting", everConnected ? gettext("reconnecting…") : gettext("connecting…"));
     const socket = new WebSocket(socketUrl());
     ws = socket;
     socket.addEventListener("open", () => {
@@ -248,7 +264,7 @@
       everConnected = true;
       lastMessageAt = performance.now();
       syncSentAt = 0;
-      setConn("live", "connected");
+      setConn("live", gettext("connected"));
       banner(null);
       // The server sends the current state on connect; an action sent before the connection
       // dropped is re-sent then (same id: applied at most once).
@@ -271,12 +287,12 @@
       if (ws !== socket) return;
       ws = null;
       if (event.code === 4403) {
-        setConn("down", "refused");
-        banner("The server refused this connection: you may not sit at or watch this table.");
+        setConn("down", gettext("refused"));
+        banner(gettext("The server refused this connection: you may not sit at or watch this table."));
         return;
       }
       if (current && current.status === "finished") {
-        setConn("idle", "match over");
+        setConn("idle", gettext("match over"));
         return;
       }
       scheduleReconnect();
@@ -289,7 +305,7 @@
     attempts += 1;
     retryAt = performance.now() + delay;
     retryTimer = setTimeout(connect, delay);
-    setConn("down", "disconnected");
+    setConn("down", gettext("disconnected"));
     updateBanner();
   }
 
@@ -297,7 +313,7 @@
     if (ws || !retryTimer) return;
     const secs = Math.max(0, Math.ceil((retryAt - performance.now()) / 1000));
     banner(
-      `Connection lost — your cards and the table are safe on the server. Reconnecting in ${secs} s…`,
+      fmt(gettext("Connection lost — your cards and the table are safe on the server. Reconnecting in %(secs)s s…"), { secs }),
       true,
     );
   }
@@ -426,9 +442,22 @@
       return;
     }
     if (mine) pending = null;
-    showFlash(msg.message || msg.code, "error");
+    showFlash(errorText(msg), "error");
     render();
   }
+
+  // An error in the reader's language: an `illegal` one from its reason code and params (the
+  // English `message` is for bots), the protocol's other codes by name, else the message.
+  function errorText(msg) {
+    if (msg.code === "illegal" && msg.reason) return reasonText({ code: msg.reason, params: msg.params, message: msg.message });
+    const own = ERROR_TEXT[msg.code];
+    return own ? own() : msg.message || msg.code;
+  }
+  const ERROR_TEXT = {
+    not_your_turn: () => gettext("It is not your turn."),
+    bad_message: () => gettext("The server could not read that message."),
+    forbidden: () => gettext("Spectators cannot play."),
+  };
 
   function showFlash(text, kind) {
     flash = { text, kind, until: performance.now() + 6000 };
@@ -461,9 +490,9 @@
   // A template `{act, choose, from, to?}` (the protocol's discard and give): one group of cards
   // to pick. A game module passes its own label; `choice` hooks build richer ones.
   function pickCards(entry, label) {
-    const describe = label || cap(entry.act);
+    const describe = label || cap(actName(entry.act));
     return {
-      groups: [{ choose: entry.choose, from: entry.from, picked: "picked", badge: entry.act }],
+      groups: [{ choose: entry.choose, from: entry.from, picked: "picked", badge: actName(entry.act) }],
       describe,
       text: (picks) => `${describe} (${picks[0].length}/${entry.choose})`,
       action: (picks) => {
@@ -482,8 +511,22 @@
   function buttonLabel(entry, view) {
     const own = game.buttonLabel && game.buttonLabel(entry, view);
     if (own) return own;
-    return entry.act === "pass" ? "Pass" : cap(entry.act.replace("_", " "));
+    return cap(actName(entry.act));
   }
+
+  // The protocol's acts as a person reads them (a button, a picked card's badge, the log).
+  const ACTS = {
+    pass: () => pgettext("act", "pass"),
+    play: () => pgettext("act", "play"),
+    commit: () => pgettext("act", "commit"),
+    bid: () => pgettext("act", "bid"),
+    trump: () => pgettext("act", "name trump"),
+    discard: () => pgettext("act", "discard"),
+    give: () => pgettext("act", "give"),
+    call: () => pgettext("act", "call"),
+    exchange: () => pgettext("act", "exchange"),
+  };
+  const actName = (act) => (ACTS[act] ? ACTS[act]() : String(act).replace(/_/g, " "));
 
   function actionData(entry) {
     const data = { act: entry.act };
@@ -498,7 +541,7 @@
     if (!current) return;
     const state = current;
     const view = state.view || {};
-    document.title = `${cfg.gameName} · ${state.status === "finished" ? "finished" : "playing"} · Mediana`;
+    document.title = `${cfg.gameName} · ${state.status === "finished" ? gettext("finished") : gettext("playing")} · Mediana`;
     renderMeta(state, view);
     renderSeats(state, view);
     renderInfo(state, view);
@@ -518,8 +561,8 @@
     const deal = (view.deal || 0) + 1;
     $("deal-info").textContent =
       state.status === "finished"
-        ? `match over after ${(view.results || []).length} deal${(view.results || []).length === 1 ? "" : "s"}`
-        : `deal ${deal} of ${view.n_deals || cfg.nDeals}`;
+        ? fmt(ngettext("match over after %(n)s deal", "match over after %(n)s deals", (view.results || []).length), { n: (view.results || []).length })
+        : fmt(gettext("deal %(n)s of %(m)s"), { n: deal, m: view.n_deals || cfg.nDeals });
   }
 
   function renderSeats(state, view) {
@@ -529,17 +572,17 @@
       const p = cfg.players[s];
       const name = (state.players && state.players[s]) || p.name;
       const tags = [];
-      if (s === state.seat) tags.push(h("span", { class: "tag you" }, "you"));
-      if (p.bot) tags.push(h("span", { class: "tag" }, "bot"));
-      const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? ["dealer"] : [];
+      if (s === state.seat) tags.push(h("span", { class: "tag you" }, gettext("you")));
+      if (p.bot) tags.push(h("span", { class: "tag" }, gettext("bot")));
+      const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];
-      if (view.hand_sizes) facts.push(`${view.hand_sizes[s]} cards`);
-      if (view.tricks_won) facts.push(`${view.tricks_won[s]} tricks`);
+      if (view.hand_sizes) facts.push(fmt(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[s]), { n: view.hand_sizes[s] }));
+      if (view.tricks_won) facts.push(fmt(ngettext("%(n)s trick", "%(n)s tricks", view.tricks_won[s]), { n: view.tricks_won[s] }));
       if (game.seatFacts) facts.push(...game.seatFacts(s, view));
       let status = game.seatStatus ? game.seatStatus(s, state, view) : undefined;
       if (status === undefined) {
-        status = toAct.has(s) ? h("span", { class: "thinking" }, s === state.seat ? "your turn" : "to act") : null;
+        status = toAct.has(s) ? h("span", { class: "thinking" }, s === state.seat ? gettext("your turn") : gettext("to act")) : null;
       }
       const winner = state.status === "finished" && (view.winners || []).includes(s);
       boxes.push(
@@ -565,11 +608,19 @@
     const parts = [];
     if (state.status !== "finished") {
       const phase = view.phase;
-      parts.push(cap((game.phases || {})[phase] || phase || ""));
+      parts.push(cap((game.phases || {})[phase] || (PHASES[phase] ? PHASES[phase]() : phase) || ""));
     }
     if (game.info) parts.push(...game.info(state, view));
     fill($("info"), joined(parts));
   }
+
+  // The phases every game shares (a module's `phases` name its own).
+  const PHASES = {
+    play: () => pgettext("phase", "play"),
+    auction: () => pgettext("phase", "auction"),
+    bid: () => pgettext("phase", "bidding"),
+    over: () => pgettext("phase", "the deal is over"),
+  };
 
   function trickSlots(cards, leader, highlight) {
     // cards: [{seat, card}] in play order (card null: face down); empty slots for the seats
@@ -601,7 +652,7 @@
         cards: t.cards.map((card, i) => ({ seat: (t.leader + i) % N_SEATS, card })),
         leader: t.leader,
         winner: t.winner,
-        note: `${seatName(t.winner)} wins${t.signal ? ` · lead signal ${t.signal}` : ""}`,
+        note: fmt(gettext("%(name)s wins"), { name: seatName(t.winner) }) + (t.signal ? ` · ${fmt(gettext("lead signal %(signal)s"), { signal: t.signal })}` : ""),
       };
     }
     const last = view.last_deal;
@@ -610,7 +661,7 @@
       const plays = last.actions.filter((a) => a.act === "play");
       const tail = plays.slice(-N_SEATS);
       if (tail.length === N_SEATS) {
-        return { cards: tail.map((a) => ({ seat: a.seat, card: a.card })), leader: tail[0].seat, winner: null, note: "end of the previous deal" };
+        return { cards: tail.map((a) => ({ seat: a.seat, card: a.card })), leader: tail[0].seat, winner: null, note: gettext("end of the previous deal") };
       }
     }
     return null;
@@ -628,7 +679,7 @@
     } else if (state.status === "playing" && view.phase === "play") {
       fill(trickNode, trickSlots(view.trick || [], view.leader, null));
     } else {
-      fill(trickNode, h("p", { class: "muted" }, state.status === "finished" ? "The match is over." : view.phase === "over" ? "The deal is over." : "No trick yet."));
+      fill(trickNode, h("p", { class: "muted" }, state.status === "finished" ? gettext("The match is over.") : view.phase === "over" ? gettext("The deal is over.") : gettext("No trick yet.")));
     }
     const last = lastTrickOf(state, view);
     const lastNode = $("last-trick");
@@ -648,16 +699,16 @@
   function promptText(state, view, groups) {
     if (state.status === "finished") return "";
     const mine = state.seat !== null && (state.to_act || []).includes(state.seat);
-    const waiting = () => `Waiting for ${(state.to_act || []).map(seatName).join(", ")}.`;
+    const waiting = () => fmt(gettext("Waiting for %(names)s."), { names: names(state.to_act) });
     if (state.seat === null) return waiting();
-    if (pending) return "Sent — waiting for the table…";
+    if (pending) return gettext("Sent — waiting for the table…");
     if (!mine) return (game.waitingText && game.waitingText(state, view)) || waiting();
     if (groups.templates.length) return "";
     const own = game.turnText && game.turnText(state, view, groups);
     if (own) return own;
-    if (groups.plays.size && groups.buttons.length) return "Your turn: play a card or choose below.";
-    if (groups.plays.size) return "Your turn: play a card.";
-    return "Your turn: choose.";
+    if (groups.plays.size && groups.buttons.length) return gettext("Your turn: play a card or choose below.");
+    if (groups.plays.size) return gettext("Your turn: play a card.");
+    return gettext("Your turn: choose.");
   }
 
   function renderPrompt(state, view) {
@@ -714,13 +765,13 @@
     }
     const ready = choice.groups.every((g, i) => selection.picks[i].length === g.choose);
     const text = choice.text(selection.picks);
-    parts.push(h("p", { class: "prompt-text yours", id: "choice-text" }, `Your turn: ${text}. Tap cards in your hand, then confirm.`, " ", hintTip(hintKeyOf(templateFor(selection.key)), "choice")));
+    parts.push(h("p", { class: "prompt-text yours", id: "choice-text" }, fmt(gettext("Your turn: %(what)s. Tap cards in your hand, then confirm."), { what: text }), " ", hintTip(hintKeyOf(templateFor(selection.key)), "choice")));
     parts.push(
       h(
         "div",
         { class: "buttons" },
-        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !ready, onclick: confirmChoice }, "Confirm"),
-        h("button", { type: "button", id: "clear-choice", class: "secondary", disabled: selection.picks.every((p) => !p.length), onclick: () => { selection.picks = selection.picks.map(() => []); render(); } }, "Clear"),
+        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !ready, onclick: confirmChoice }, gettext("Confirm")),
+        h("button", { type: "button", id: "clear-choice", class: "secondary", disabled: selection.picks.every((p) => !p.length), onclick: () => { selection.picks = selection.picks.map(() => []); render(); } }, gettext("Clear")),
       ),
     );
     return h("div", { class: "choice", id: "choice" }, parts);
@@ -750,9 +801,44 @@
   }
 
   // Why a card of the hand cannot be used now: the state's `why_not` (table-protocol.md,
-  // "Additions"), {card: {code, params, message}}. The English message for now, looked up by
-  // code first, so a translation can give each code its own words from the params.
-  const REASON_TEXT = {}; // code -> (params, message) => text
+  // "Additions"), {card: {code, params, message}}, and an `illegal` error's reason: worded from
+  // the stable code and its params in the reader's language (the English message is for bots;
+  // it shows only for a code this client does not know). The codes: docs/engines.md.
+  const cardParam = (p) => (p.card ? cardName(p.card) : "?");
+  const REASON_TEXT = { // code -> (params, message) => text
+    match_over: () => gettext("The match is over."),
+    no_such_seat: () => gettext("There is no such seat at this table."),
+    malformed_action: () => gettext("That move could not be read."),
+    no_signals: () => gettext("This game has no signals."),
+    not_your_turn: () => gettext("It is not your turn."),
+    unknown_act: () => gettext("That is not a move of this game."),
+    wrong_phase: () => gettext("That move does not fit this moment of the deal."),
+    unknown_card: () => gettext("There is no such card in this deck."),
+    card_not_held: (p) => fmt(gettext("You do not hold the %(card)s."), { card: cardParam(p) }),
+    cards_not_a_list: () => gettext("That choice of cards could not be read."),
+    same_card_twice: () => gettext("The same card was chosen twice."),
+    wrong_card_count: (p) => fmt(ngettext("Choose exactly %(expected)s card.", "Choose exactly %(expected)s cards.", p.expected), { expected: p.expected }),
+    already_committed: () => gettext("You have already committed a card to this trick."),
+    must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: suitName(p.suit) }),
+    must_play_jack: () => gettext("A jack was led: you must play a jack."),
+    jack_cannot_go_to_skat: () => gettext("A jack may not be put into the skat."),
+    wrong_recipient: (p) => fmt(gettext("Give your cards to %(name)s now."), { name: who(p.to) }),
+    no_such_suit: () => gettext("Name one of the suits offered."),
+    bid_out_of_range: (p) => fmt(gettext("Bid from %(min)s to %(max)s tricks."), { min: p.min, max: p.max }),
+    bid_too_low: (p) => fmt(gettext("Bid higher than %(high)s."), { high: p.high }),
+    unknown_contract: () => gettext("That is not a contract of this game."),
+    chiamo_with_all_threes: () => gettext("You hold all four threes: at this table you may not bid Chiamo."),
+    called_card_held: (p) => fmt(gettext("You cannot call the %(card)s: you hold it."), { card: cardParam(p) }),
+    call_must_be_three: () => gettext("At this table the called card must be a three."),
+    signal_not_on_lead: () => gettext("A signal goes only with the card that leads a trick."),
+    unknown_signal: () => gettext("That is not a signal of this game."),
+    signals_off: () => gettext("Signals are off at this table."),
+    false_volo: (p) => fmt(gettext("No volo: you still hold another card of %(suit)s."), { suit: suitName(p.suit) }),
+    false_striscio: (p) => fmt(gettext("No striscio: you hold no card of %(suit)s ranked re or lower."), { suit: suitName(p.suit) }),
+    give_must_be_null: () => gettext("Nobody handed you a card (it lay in the monte): give none back."),
+    give_missing: (p) => fmt(gettext("Give one card back to %(name)s."), { name: who(p.to) }),
+    give_also_discarded: (p) => fmt(gettext("The %(card)s is discarded already: give back a different card."), { card: cardParam(p) }),
+  };
   let reasonTapped = null; // {card, seq}: the blocked card whose reason shows under the hand
   function reasonText(why) {
     const own = REASON_TEXT[why.code];
@@ -828,7 +914,7 @@
         picked ? h("span", { class: picked.badgeClass || "badge" }, picked.badge) : null,
       );
     });
-    fill($("hand"), cards.length ? cards : [h("p", { class: "muted" }, "No cards.")]);
+    fill($("hand"), cards.length ? cards : [h("p", { class: "muted" }, gettext("No cards."))]);
     showReason(state, whyNot);
   }
 
@@ -848,14 +934,14 @@
   function renderMatchScores(state, view) {
     const results = (state.result && state.result.deals) || view.results || [];
     const rows = results.map((d, i) =>
-      seatRow(`deal ${i + 1}`, d.payouts.map((p, s) => `${signed(p)} (${d.scores[s]})`), { dataset: { deal: String(i) } }),
+      seatRow(fmt(gettext("deal %(n)s"), { n: i + 1 }), d.payouts.map((p, s) => `${signed(p)} (${d.scores[s]})`), { dataset: { deal: String(i) } }),
     );
     const totals = (state.result && state.result.totals && state.result.totals.payouts) || view.totals || [];
-    rows.push(seatRow("total", totals.map(signed), { class: "total", id: "match-total" }));
+    rows.push(seatRow(gettext("total"), totals.map(signed), { class: "total", id: "match-total" }));
     fill(
       $("match-scores"),
       h("div", { class: "scroll" }, h("table", { class: "scores" }, h("thead", null, seatHeader()), h("tbody", null, rows))),
-      h("p", { class: "muted note", id: "match-note" }, "Per deal: payout (score)."),
+      h("p", { class: "muted note", id: "match-note" }, gettext("Per deal: payout (score).")),
     );
   }
 
@@ -863,7 +949,7 @@
   function trickLine(t, i) {
     // A lead's signal goes with the card led (the first), not after the trick.
     const cards = t.cards.map((c, k) => `${seatName((t.leader + k) % N_SEATS)} ${cardText(c)}${k === 0 && t.signal ? ` (${t.signal})` : ""}`).join(", ");
-    return `Trick ${i + 1}: ${cards} → ${seatName(t.winner)}`;
+    return fmt(gettext("Trick %(n)s: %(cards)s → %(name)s"), { n: i + 1, cards, name: seatName(t.winner) });
   }
 
   // An action the clock took for a seat that ran out of time (`last_action.by`), for the log.
@@ -871,9 +957,9 @@
     const last = msg.last_action;
     if (!last || last.by !== "clock" || clockNotes.has(msg.seq)) return;
     const action = last.action || {};
-    const what = action.card ? `${action.act} ${cardText(action.card)}` : action.act;
+    const what = action.card ? `${actName(action.act)} ${cardText(action.card)}` : actName(action.act);
     const deal = (msg.view || {}).deal;
-    clockNotes.set(msg.seq, { deal, text: `${who(last.seat)}: time ran out — ${what} (by the clock)` });
+    clockNotes.set(msg.seq, { deal, text: fmt(gettext("%(name)s: time ran out — %(what)s (by the clock)"), { name: who(last.seat), what }) });
   }
 
   function logLines(state, view) {
@@ -881,12 +967,12 @@
     const results = view.results || [];
     if (view.last_deal && results.length && state.status === "playing") {
       const d = results[results.length - 1];
-      lines.push(`Deal ${results.length} ended: payouts ${d.payouts.map((p, s) => `${seatName(s)} ${signed(p)}`).join(", ")}.`);
+      lines.push(fmt(gettext("Deal %(n)s ended: payouts %(payouts)s."), { n: results.length, payouts: d.payouts.map((p, s) => `${seatName(s)} ${signed(p)}`).join(", ") }));
     }
     if (game.log) lines.push(...game.log(state, view));
     for (const note of clockNotes.values()) if (note.deal === view.deal) lines.push(note.text);
     if (state.status === "finished" && state.result) {
-      lines.push(`Match over: ${(state.result.winners || []).map(seatName).join(", ")} won.`);
+      lines.push(fmt(gettext("Match over: %(names)s won."), { names: names(state.result.winners) }));
     }
     return lines;
   }
@@ -912,14 +998,14 @@
     const forfeited = result.forfeited || [];
     fill(
       node,
-      h("h2", null, "Match over"),
+      h("h2", null, gettext("Match over")),
       h(
         "p",
         { class: "winners", id: "winners" },
-        winners.length === N_SEATS ? "All seats share the win." : `Winner${winners.length === 1 ? "" : "s"}: ${winners.map(who).join(", ")}`,
-        state.seat !== null && winners.includes(state.seat) ? " — well played!" : "",
+        winners.length === N_SEATS ? gettext("All seats share the win.") : fmt(ngettext("Winner: %(names)s", "Winners: %(names)s", winners.length), { names: winners.map(who).join(", ") }),
+        state.seat !== null && winners.includes(state.seat) ? ` — ${gettext("well played!")}` : "",
       ),
-      forfeited.length ? h("p", { class: "muted" }, `Forfeited on time: ${forfeited.map(seatName).join(", ")}`) : null,
+      forfeited.length ? h("p", { class: "muted" }, fmt(gettext("Forfeited on time: %(names)s"), { names: names(forfeited) })) : null,
       h(
         "div",
         { class: "scroll" },
@@ -930,13 +1016,15 @@
           h(
             "tbody",
             null,
-            h("tr", null, h("th", { scope: "row" }, "score"), result.totals.scores.map((v, s) => h("td", { dataset: { finalScore: String(s) } }, String(v)))),
-            h("tr", { class: "total" }, h("th", { scope: "row" }, "payout"), result.totals.payouts.map((v, s) => h("td", { dataset: { finalPayout: String(s) } }, signed(v)))),
+            h("tr", null, h("th", { scope: "row" }, gettext("score")), result.totals.scores.map((v, s) => h("td", { dataset: { finalScore: String(s) } }, String(v)))),
+            h("tr", { class: "total" }, h("th", { scope: "row" }, gettext("payout")), result.totals.payouts.map((v, s) => h("td", { dataset: { finalPayout: String(s) } }, signed(v)))),
           ),
         ),
       ),
-      h("p", null, h("a", { href: recordUrl, id: "record-link" }, "The game record (mediana.record/1)"), h("span", { class: "muted" }, " — every card and every choice, replayable."),
-        cfg.replayUrl ? [" ", h("a", { href: cfg.replayUrl + (token ? `?token=${encodeURIComponent(token)}` : ""), id: "replay-link-final", class: "replay-link" }, cfg.replayLabel || "Replay")] : null),
+      // An embargoed (duplicate) table has no record link yet: its section is still played.
+      cfg.recordUrl ? h("p", null, h("a", { href: recordUrl, id: "record-link" }, gettext("The game record (mediana.record/1)")), h("span", { class: "muted" }, ` — ${gettext("every card and every choice, replayable.")}`),
+        cfg.replayUrl ? [" ", h("a", { href: cfg.replayUrl + (token ? `?token=${encodeURIComponent(token)}` : ""), id: "replay-link-final", class: "replay-link" }, cfg.replayLabel || gettext("Replay"))] : null)
+        : h("p", { class: "muted", id: "record-withheld" }, cfg.withheld || ""),
     );
     node.hidden = false;
   }
@@ -956,7 +1044,7 @@
       const left = Math.max(0, current.clock[String(s)] - Math.max(0, elapsed - (current.clock_starts_in || 0)));
       const m = Math.floor(left / 60);
       const sec = Math.floor(left % 60);
-      node.textContent = ` · ${m}:${String(sec).padStart(2, "0")} left`;
+      node.textContent = ` · ${fmt(gettext("%(time)s left"), { time: `${m}:${String(sec).padStart(2, "0")}` })}`;
       node.classList.toggle("low", left < 10);
     }
     updateBanner();
@@ -1113,6 +1201,16 @@
   // What a game module may use: the DOM helper, cards, names and the shared pieces.
   window.Mediana = {
     registerGame,
+    // The page's language (docs/translations.md): the catalog's functions and named placeholders.
+    gettext,
+    ngettext,
+    pgettext,
+    npgettext,
+    fmt,
+    num,
+    actName,
+    names,
+    suitName,
     // A module that draws beside the core (the deal summary): called after every render.
     onRender: (fn) => renderHooks.push(fn),
     cfg,

@@ -285,7 +285,8 @@ def test_the_bot_mark_changes_only_until_the_first_rated_game(alice):
         match=match, player=player, game="saichugen", at=now, seat=0, rank=1, payout=0,
         mu=25, sigma=8, ordinal=1, ordinal_before=0, games=1,
     )  # fmt: skip
-    response = client.post("/accounts/profile/", profile_data(name="Alice B."))  # box unticked
+    # Box unticked; back to English, the language the page is read in below.
+    response = client.post("/accounts/profile/", profile_data(name="Alice B.", language="en"))
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.is_bot_account  # the disabled box kept its value

@@ -81,6 +81,7 @@ def test_the_variant_schema_is_complete():
         "exchange_priority",
         "woburn_bidding",
         "max_bleed",
+        "fixed_length",
     }
     assert get_game("saichugen").variant_schema()[0]["choices"] == ["zero_sum", "raw"]
 

@@ -56,6 +56,7 @@ def served_csvs(client, event: Event) -> dict[str, list[list[str]]]:
     urls = {
         "league:standings_csv": reverse("league:standings_csv", args=[event.slug]),
         "league:ledger_csv": reverse("league:ledger_csv", args=[event.slug]),
+        "league:travellers_csv": reverse("league:travellers_csv", args=[event.slug, 1]),
     }
     # A new CSV URL must be added here (and so checked) before this test passes again.
     assert set(urls) == csv_url_names()
@@ -72,7 +73,8 @@ def served_csvs(client, event: Event) -> dict[str, list[list[str]]]:
 def hostile_event(make_event, alice) -> Event:
     names = HOSTILE + FINE
     players = len(names) + (-len(names)) % 3  # full three-player tables
-    event = make_event("saichugen", players=players)
+    # duplicate, so that every CSV is served (the travellers' are a duplicate round's)
+    event = make_event("saichugen", players=players, scoring="duplicate")
     entries = Entry.objects.filter(event=event).select_related("player").order_by("pk")
     for entry, name in zip(entries, names, strict=False):
         entry.player.name = name

@@ -17,6 +17,7 @@ from league.errors import LeagueError
 from league.models import Entry, Event, Player, Result, Round, Seat
 from league.services import events as event_services
 from league.services import rounds as round_services
+from league.services import sections as section_services
 from league.services.permissions import can_organize, organizer_role_holders
 from league.services.results import record_result
 from tests.league.conftest import make_organizer, record_for
@@ -56,6 +57,7 @@ SERVICES: dict[str, Callable[[SimpleNamespace, Any], Any]] = {
     "swap_players": lambda s, by: round_services.swap_players(s.draft, *s.pair, by=by),
     "publish_round": lambda s, by: round_services.publish_round(s.draft, by=by),
     "discard_draft": lambda s, by: round_services.discard_draft(s.draft, by=by),
+    "split_sections": lambda s, by: section_services.split_sections(s.draft, [[1, 2]], by=by),
     "record_result": lambda s, by: record_result(s.fixture, by=by, record=record_for(s.fixture)),
 }
 

@@ -17,7 +17,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from gameplay import api as gameplay
 from league.services import organizers as organizer_services
+from league.services import rounds as round_services
 from tests.organizers.conftest import api, database, enter, make_event
 
 pytestmark = pytest.mark.django_db
@@ -42,12 +44,40 @@ def fresh_url(name: str, scene: SimpleNamespace, *, publish: bool = True) -> str
     return reverse(f"league:{name}", args=[fresh(scene, publish=publish).slug])
 
 
+def duplicate_draft(scene: SimpleNamespace) -> Any:
+    """A duplicate event of olga's that cora co-organizes, its round 1 a draft of six players
+    (two tables, one section)."""
+    event = make_event(
+        scene.olga, "Duplicate cup", scoring="duplicate", variant={"fixed_length": True}
+    )
+    organizer_services.add_co_organizer(event, "cora", by=scene.olga)
+    enter(event, ["dx1", "dx2", "dx3", "dx4", "dx5", "dx6"], scene.olga)
+    round_services.generate_round(event, by=scene.olga)
+    return event
+
+
+def a_deal_set() -> list[dict[str, Any]]:
+    """A deal set for `duplicate_draft`'s matches (one deal of fixed-length 3-5-8)."""
+    deals = gameplay.deal_set("three_five_eight", {"fixed_length": True}, 1, seed="a pack")
+    return [{"hands": d["hands"], "stock": d["stock"]} for d in deals]
+
+
+def duplicate_url(name: str, scene: SimpleNamespace, *args: Any) -> str:
+    return reverse(f"league:{name}", args=[duplicate_draft(scene).slug, *args])
+
+
 # Anyone may use these (each decides itself what a visitor sees or may do).
 PUBLIC = {
     "events": "the public list",
     "event": "an event's page (drafts: 404 for outsiders)",
     "round": "a round's page",
     "round_sheets": "a round's score sheets, to whoever may see the round (tests/print/)",
+    "round_hands": "a duplicate round's hand records: the organizers, then everyone once a "
+    "section is complete (tests/league/test_duplicate_setup.py)",
+    "traveller": "a duplicate round's traveller of one deal, to whoever may see the round; a "
+    "section still being played is withheld but from organizers (test_duplicate_scoring.py)",
+    "travellers_csv": "a duplicate round's travellers as CSV, as public as the traveller pages "
+    "(tests/league/test_duplicate_scoring.py)",
     "fixture": "a table's page",
     "fixture_action": "a table's players propose and accept times (tested by the schedule's tests)",
     "standings": "public",
@@ -128,6 +158,12 @@ PAGES: dict[str, Builder] = {
         ("get", url("round_action", s, 2) + "?action=publish", None),
         ("post", url("round_action", s, 2), {"action": "discard"}),
     ],
+    "round_sections": lambda s: (lambda u: [("post", u, {"table_1": "1", "table_2": "1"})])(
+        duplicate_url("round_sections", s, 1)
+    ),
+    "section_deals": lambda s: (lambda u: [("get", u, None), ("post", u, {"deals_text": "[]"})])(
+        duplicate_url("section_deals", s, 1, 1)
+    ),
     "result": lambda s: [
         ("get", url("result", s, s.fixture.pk), None),
         ("post", url("result", s, s.fixture.pk), {"version": 0}),
@@ -288,6 +324,21 @@ API: dict[tuple[str, str], Callable[[SimpleNamespace], Request]] = {
         "post",
         a(s, "rounds/2/swap/"),
         {"first": s.fritz.pk, "second": s.gus.pk},
+    ),
+    ("round-sections", "post"): lambda s: (
+        "post",
+        a(s, "rounds/1/sections/", duplicate_draft(s).slug),
+        {"sections": [[1, 2]]},
+    ),
+    ("section-deals", "put"): lambda s: (
+        "put",
+        a(s, "rounds/1/sections/1/deals/", duplicate_draft(s).slug),
+        {"deals": a_deal_set()},
+    ),
+    ("section-deals", "delete"): lambda s: (
+        "delete",
+        a(s, "rounds/1/sections/1/deals/", duplicate_draft(s).slug),
+        None,
     ),
     ("round-publish", "post"): lambda s: ("post", a(s, "rounds/2/publish/"), None),
     ("round-schedule", "post"): lambda s: (

@@ -49,6 +49,10 @@ class Format:
     late_entries: ClassVar[bool] = True  # players may enter after round 1 is planned
     needs_results: ClassVar[bool] = False  # a round waits for every result of the one before
     short_field: ClassVar[bool] = False  # fewer players than seats may play (with bot seats)
+    # Whether an event of this format may be scored in duplicate (every table of a section
+    # plays the same deals): the format decides who meets whom, the scoring the standings.
+    # A knockout advances on each table's own result, which duplicate does not score.
+    supports_duplicate: ClassVar[bool] = False
     # How the standings rank: "points" (match points, then the event's tie-breaks) or
     # "knockout" (the round reached, then the stated order; league.standings.knockout).
     standings_mode: ClassVar[str] = "points"

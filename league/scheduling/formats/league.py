@@ -26,6 +26,7 @@ class League(Format):
     name = "league"
     label = gettext_noop("League (everybody meets everybody as evenly as possible)")
     title = gettext_noop("League")
+    supports_duplicate = True
 
     def plan_round(
         self,

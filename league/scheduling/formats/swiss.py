@@ -25,6 +25,7 @@ class Swiss(Format):
     label = gettext_noop("Swiss (tables by current standings)")
     title = gettext_noop("Swiss")
     needs_results = True
+    supports_duplicate = True
 
     def plan_round(
         self,

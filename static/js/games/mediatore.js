@@ -3,7 +3,7 @@
 // hooks with the core, static/js/table.js.
 (function (M) {
   "use strict";
-  const { h, seatName, who, cardText, cardName, seatRow } = M;
+  const { h, seatName, who, cardText, cardName, seatRow, gettext, ngettext, pgettext, fmt } = M;
 
   const CONTRACT = {
     chiamo: "Chiamo",
@@ -22,15 +22,16 @@
   function exchange(entry, view) {
     const d = entry.discard;
     const g = entry.give;
-    const groups = [{ choose: d.choose, from: d.from, picked: "picked discard", badge: "discard" }];
-    if (g) groups.push({ choose: g.choose, from: g.from, picked: "picked give", badge: "give", badgeClass: "badge give" });
+    const groups = [{ choose: d.choose, from: d.from, picked: "picked discard", badge: M.actName("discard") }];
+    if (g) groups.push({ choose: g.choose, from: g.from, picked: "picked give", badge: M.actName("give"), badgeClass: "badge give" });
     return {
       groups,
-      describe: "Exchange",
+      describe: gettext("Exchange"),
       text(picks) {
-        let text = `Choose ${d.choose} cards to discard face down (${picks[0].length}/${d.choose})`;
-        if (g) text += ` and ${g.choose} card to give to ${who(view.giver)} (${picks[1].length}/${g.choose})`;
-        return text;
+        const discard = fmt(ngettext("choose %(n)s card to discard face down (%(picked)s/%(n)s)", "choose %(n)s cards to discard face down (%(picked)s/%(n)s)", d.choose), { n: d.choose, picked: picks[0].length });
+        if (!g) return discard;
+        const give = fmt(ngettext("%(n)s card to give to %(name)s (%(picked)s/%(n)s)", "%(n)s cards to give to %(name)s (%(picked)s/%(n)s)", g.choose), { n: g.choose, name: who(view.giver), picked: picks[1].length });
+        return fmt(gettext("%(discard)s and %(give)s"), { discard, give });
       },
       action: (picks) => ({ act: "exchange", discard: picks[0].slice(), give: g ? picks[1][0] : null }),
       allows: (action) =>
@@ -56,7 +57,7 @@
           "div",
           { class: "call-row" },
           row.map((entry) =>
-            h("button", { type: "button", class: `card-btn suit-${M.suitOf(entry.card)}`, dataset: { act: "call", card: entry.card }, title: `call the ${cardName(entry.card)}`, onclick: () => M.act(entry) }, M.cardFace(entry.card)),
+            h("button", { type: "button", class: `card-btn suit-${M.suitOf(entry.card)}`, dataset: { act: "call", card: entry.card }, title: fmt(gettext("call the %(card)s"), { card: cardName(entry.card) }), onclick: () => M.act(entry) }, M.cardFace(entry.card)),
           ),
         ),
       ),
@@ -71,8 +72,8 @@
     if (!signals.size) return null;
     return h(
       "div",
-      { class: "signals", id: "signals", role: "group", "aria-label": "Signal with your lead" },
-      h("span", { class: "label" }, "Signal with your lead: "),
+      { class: "signals", id: "signals", role: "group", "aria-label": gettext("Signal with your lead") },
+      h("span", { class: "label" }, `${gettext("Signal with your lead")}: `),
       ["", ...SIGNALS].map((sig) =>
         h(
           "button",
@@ -88,7 +89,7 @@
               M.render();
             },
           },
-          sig || "none",
+          sig || pgettext("signal", "none"),
         ),
       ).map((chip) => {
         const key = `signal.${chip.dataset.signal}`;
@@ -104,32 +105,33 @@
     deck: {
       glyph: { d: "◆", c: "♥", s: "♠", b: "♣" },
       suit: { d: "denari", c: "coppe", s: "spade", b: "bastoni" },
+      // Italian names in every language, as the rules pages (gameplay/templatetags/rules_cards.py).
       rank: { 3: "3", 2: "2", A: "asso", R: "re", C: "cavallo", F: "fante" },
       legend: "◆ denari · ♥ coppe · ♠ spade · ♣ bastoni",
     },
     sortKey,
     // Play goes anticlockwise: the next seat sits on your right (the table places the seats).
     seating: "anticlockwise",
-    phases: { exchange: "card exchange", call: "the declarer calls a card" },
+    phases: { auction: pgettext("phase", "auction"), exchange: pgettext("phase", "card exchange"), call: pgettext("phase", "the declarer calls a card"), discard: pgettext("phase", "the declarer discards") },
 
     seatRoles(s, view) {
-      const roles = view.dealer === s ? ["dealer"] : [];
-      if (view.declarer === s) roles.push(view.contract ? h("span", null, "declarer · ", M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, `seat${s}`)) : "declarer");
-      if (view.partner === s && view.declarer !== s) roles.push(M.hinted("partner", "role.partner", `seat${s}`));
-      if (view.giver === s) roles.push(M.hinted("giver", "role.giver", `seat${s}`));
-      if (view.eldest === s && view.phase === "auction") roles.push("eldest");
+      const roles = view.dealer === s ? [gettext("dealer")] : [];
+      if (view.declarer === s) roles.push(view.contract ? h("span", null, `${gettext("declarer")} · `, M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, `seat${s}`)) : gettext("declarer"));
+      if (view.partner === s && view.declarer !== s) roles.push(M.hinted(gettext("partner"), "role.partner", `seat${s}`));
+      if (view.giver === s) roles.push(M.hinted(gettext("giver"), "role.giver", `seat${s}`));
+      if (view.eldest === s && view.phase === "auction") roles.push(gettext("eldest"));
       return roles;
     },
 
     info(state, view) {
       const parts = [];
-      if (view.contract) parts.push(h("span", null, M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, "info"), ` by ${who(view.declarer)}`));
-      else if (view.high_bid) parts.push(h("span", null, "high bid ", M.hinted(CONTRACT[view.high_bid], `contract.${view.high_bid}`, "info")));
-      if (view.called) parts.push(`called ${cardText(view.called)}`);
+      if (view.contract) parts.push(h("span", null, M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, "info"), ` ${fmt(gettext("by %(name)s"), { name: who(view.declarer) })}`));
+      else if (view.high_bid) parts.push(h("span", null, `${gettext("high bid")} `, M.hinted(CONTRACT[view.high_bid], `contract.${view.high_bid}`, "info")));
+      if (view.called) parts.push(fmt(gettext("called %(card)s"), { card: cardText(view.called) }));
       if (view.contract === "chiamo" && view.called) {
-        if (view.partner !== null && view.partner !== undefined) parts.push(`partner ${who(view.partner)}`);
-        else if (view.alone === true) parts.push("the declarer is alone");
-        else parts.push("partner secret");
+        if (view.partner !== null && view.partner !== undefined) parts.push(fmt(gettext("partner %(name)s"), { name: who(view.partner) }));
+        else if (view.alone === true) parts.push(gettext("the declarer is alone"));
+        else parts.push(gettext("partner secret"));
       }
       return parts;
     },
@@ -137,7 +139,7 @@
     // The trick in play, with the lead's signal.
     currentTrick(state, view) {
       if (!(state.status === "playing" && view.phase === "play" && view.signal && view.trick && view.trick.length)) return undefined;
-      return [...M.trickSlots(view.trick, view.leader, null), h("p", { class: "signal-note" }, "Signal: ", M.hinted(view.signal, `signal.${view.signal}`, "trick"))];
+      return [...M.trickSlots(view.trick, view.leader, null), h("p", { class: "signal-note" }, `${gettext("Signal")}: `, M.hinted(view.signal, `signal.${view.signal}`, "trick"))];
     },
 
     extra(state, view) {
@@ -146,15 +148,16 @@
       // The declarer's own (a replay shows them to everyone).
       // Only the declarer's own page says "you"; a spectator and the others read his name.
       const mine = typeof state.seat === "number" && state.seat === view.declarer;
-      if (view.monte.shown) parts.push(M.cardRow("Monte (shown): ", view.monte.shown));
-      else if (view.monte.seen) parts.push(M.cardRow(mine ? "Monte (only you saw it): " : `Monte (only ${seatName(view.declarer)} saw it): `, view.monte.seen));
-      if (view.monte.new) parts.push(M.cardRow(mine ? "Your new monte: " : `${seatName(view.declarer)}'s new monte: `, view.monte.new));
-      if (view.given) parts.push(M.cardRow("Card given back: ", [view.given]));
+      const name = seatName(view.declarer);
+      if (view.monte.shown) parts.push(M.cardRow(`${gettext("Monte (shown)")}: `, view.monte.shown));
+      else if (view.monte.seen) parts.push(M.cardRow(`${mine ? gettext("Monte (only you saw it)") : fmt(gettext("Monte (only %(name)s saw it)"), { name })}: `, view.monte.seen));
+      if (view.monte.new) parts.push(M.cardRow(`${mine ? gettext("Your new monte") : fmt(gettext("New monte of %(name)s"), { name })}: `, view.monte.new));
+      if (view.given) parts.push(M.cardRow(`${gettext("Card given back")}: `, [view.given]));
       return parts;
     },
 
     claims: (entry) => entry.act === "call",
-    turnText: (state, view, groups) => (groups.claimed.length ? "Your turn: call a card you do not hold." : undefined),
+    turnText: (state, view, groups) => (groups.claimed.length ? gettext("Your turn: call a card you do not hold.") : undefined),
     buttonLabel: (entry) => (entry.act === "bid" ? CONTRACT[entry.contract] || entry.contract : undefined),
     controls(state, view, groups) {
       const parts = [];
@@ -168,18 +171,18 @@
     },
     choice(entry, view) {
       if (entry.act === "exchange") return exchange(entry, view);
-      if (entry.act === "discard") return M.pickCards(entry, `Discard ${entry.choose} cards face down`);
+      if (entry.act === "discard") return M.pickCards(entry, fmt(ngettext("Discard %(n)s card face down", "Discard %(n)s cards face down", entry.choose), { n: entry.choose }));
       return undefined;
     },
 
-    dealRows: (state, view) => [seatRow("tricks", view.tricks_won || []), seatRow("thirds", view.thirds_taken || [])],
+    dealRows: (state, view) => [seatRow(gettext("tricks"), view.tricks_won || []), seatRow(gettext("thirds"), view.thirds_taken || [])],
 
     log(state, view) {
       const lines = [];
-      for (const b of view.bids || []) lines.push(b.act === "pass" ? `${seatName(b.seat)} passes` : `${seatName(b.seat)} bids ${CONTRACT[b.contract]}`);
-      if (view.called) lines.push(`${seatName(view.declarer)} calls ${cardText(view.called)}`);
-      if (view.giver !== null && view.giver !== undefined) lines.push(`${seatName(view.giver)} hands ${cardText(view.called)} over`);
-      if (view.monte && view.monte.shown) lines.push(`Monte shown: ${view.monte.shown.map(cardText).join(" ")}`);
+      for (const b of view.bids || []) lines.push(b.act === "pass" ? fmt(gettext("%(name)s passes"), { name: seatName(b.seat) }) : fmt(gettext("%(name)s bids %(contract)s"), { name: seatName(b.seat), contract: CONTRACT[b.contract] }));
+      if (view.called) lines.push(fmt(gettext("%(name)s calls %(card)s"), { name: seatName(view.declarer), card: cardText(view.called) }));
+      if (view.giver !== null && view.giver !== undefined) lines.push(fmt(gettext("%(name)s hands %(card)s over"), { name: seatName(view.giver), card: cardText(view.called) }));
+      if (view.monte && view.monte.shown) lines.push(fmt(gettext("Monte shown: %(cards)s"), { cards: view.monte.shown.map(cardText).join(" ") }));
       (view.played || []).forEach((t, i) => lines.push(M.trickLine(t, i)));
       return lines;
     },

@@ -3,35 +3,36 @@
 // core, static/js/table.js.
 (function (M) {
   "use strict";
-  const { seatName, who, seatRow } = M;
+  const { seatName, who, seatRow, gettext, pgettext, fmt } = M;
 
+  // Skat's own words (docs/translations.md): Grand Hand, Kontra, Re, Ramsch, Jungfrau…
   const LABELS = {
-    grand_hand: "Grand Hand",
-    pickup: "Pick up the skat",
-    push: "Push the skat on",
-    kontra: "Kontra",
-    re: "Re",
+    grand_hand: gettext("Grand Hand"),
+    pickup: gettext("Pick up the skat"),
+    push: gettext("Push the skat on"),
+    kontra: gettext("Kontra"),
+    re: gettext("Re"),
   };
-  const PASS = { offer: "Pass (no Grand Hand)", kontra: "No kontra", re: "No re" };
+  const PASS = { offer: gettext("Pass (no Grand Hand)"), kontra: gettext("No kontra"), re: gettext("No re") };
 
   // The deal's outcome in words, once across the seats' columns (the view's `outcome.kind` is
   // an id: `grand_hand`, `jungfrau`…), with the engine's hint on it.
   const OUTCOME = {
-    normal: "Ramsch",
-    even: "Ramsch, all even",
-    jungfrau: "Ramsch with a Jungfrau",
-    durchmarsch: "Durchmarsch",
-    grand_hand: "Grand Hand",
+    normal: gettext("Ramsch"),
+    even: gettext("Ramsch, all even"),
+    jungfrau: gettext("Ramsch with a Jungfrau"),
+    durchmarsch: gettext("Durchmarsch"),
+    grand_hand: gettext("Grand Hand"),
   };
   function outcomeRow(view) {
     const o = view.outcome;
     let text = OUTCOME[o.kind] || String(o.kind || "").replace(/_/g, " ");
-    if (o.kind === "grand_hand") text += `${view.declarer !== null && view.declarer !== undefined ? ` by ${seatName(view.declarer)}` : ""}${o.won === undefined ? "" : o.won ? ": won" : ": lost"}`;
+    if (o.kind === "grand_hand") text += `${view.declarer !== null && view.declarer !== undefined ? ` ${fmt(gettext("by %(name)s"), { name: seatName(view.declarer) })}` : ""}${o.won === undefined ? "" : o.won ? `: ${gettext("won")}` : `: ${gettext("lost")}`}`;
     const key = o.kind === "grand_hand" ? "contract.grand_hand" : `outcome.${o.kind}`;
     return M.h(
       "tr",
       { class: "outcome-row" },
-      M.h("th", { scope: "row" }, "outcome"),
+      M.h("th", { scope: "row" }, gettext("outcome")),
       M.h("td", { colspan: String(M.cfg.players.length), class: "outcome", dataset: { outcome: o.kind } }, M.hinted ? M.hinted(text, key, "outcome") : text),
     );
   }
@@ -42,26 +43,26 @@
       M.rankOf(card) === "J"
         ? "CSHD".indexOf(M.suitOf(card))
         : 10 + "CSHD".indexOf(M.suitOf(card)) * 10 + "ATKQ987".indexOf(M.rankOf(card)),
-    phases: { offer: "Grand Hand offer", skat: "skat passing", kontra: "kontra?", re: "re?" },
+    phases: { offer: pgettext("phase", "Grand Hand offer"), skat: pgettext("phase", "skat passing"), kontra: pgettext("phase", "kontra?"), re: pgettext("phase", "re?") },
 
     seatRoles(s, view) {
-      const roles = view.dealer === s ? ["dealer"] : [];
-      if (view.declarer === s) roles.push(M.hinted("Grand Hand", "contract.grand_hand", `seat${s}`));
-      if (view.forehand === s) roles.push("forehand");
+      const roles = view.dealer === s ? [gettext("dealer")] : [];
+      if (view.declarer === s) roles.push(M.hinted(gettext("Grand Hand"), "contract.grand_hand", `seat${s}`));
+      if (view.forehand === s) roles.push(gettext("forehand"));
       return roles;
     },
-    seatFacts: (s, view) => (view.trick_points ? [`${view.trick_points[s]} pts`] : []),
+    seatFacts: (s, view) => (view.trick_points ? [fmt(gettext("%(points)s pts"), { points: view.trick_points[s] })] : []),
 
     info(state, view) {
       const parts = [
         view.contract === "grand_hand"
-          ? M.h("span", null, M.hinted("Grand Hand", "contract.grand_hand", "info"), ` by ${who(view.declarer)}`)
-          : M.hinted("Ramsch", "contract.ramsch", "info"),
+          ? M.h("span", null, M.hinted(gettext("Grand Hand"), "contract.grand_hand", "info"), ` ${fmt(gettext("by %(name)s"), { name: who(view.declarer) })}`)
+          : M.hinted(gettext("Ramsch"), "contract.ramsch", "info"),
       ];
-      if (view.pushes) parts.push(M.hinted(`${view.pushes} push${view.pushes === 1 ? "" : "es"}`, "pushes", "info"));
+      if (view.pushes) parts.push(M.hinted(fmt(M.ngettext("%(n)s push", "%(n)s pushes", view.pushes), { n: view.pushes }), "pushes", "info"));
       if (view.multiplier && view.multiplier > 1) parts.push(`×${view.multiplier}`);
-      if (view.kontra) parts.push(M.hinted("kontra", "act.kontra", "info"));
-      if (view.re) parts.push(M.hinted("re", "act.re", "info"));
+      if (view.kontra) parts.push(M.hinted(pgettext("Skat", "kontra"), "act.kontra", "info"));
+      if (view.re) parts.push(M.hinted(pgettext("Skat", "re"), "act.re", "info"));
       return parts;
     },
 
@@ -69,38 +70,39 @@
       const parts = [];
       const seen = view.skat_seen;
       if (seen) {
-        if (seen.taken) parts.push(M.cardRow("Skat you picked up: ", seen.taken));
-        if (seen.put) parts.push(M.cardRow("Skat you put back: ", seen.put));
+        if (seen.taken) parts.push(M.cardRow(`${gettext("Skat you picked up")}: `, seen.taken));
+        if (seen.put) parts.push(M.cardRow(`${gettext("Skat you put back")}: `, seen.put));
       }
       // A replay's full view: what each seat saw of the skat, under `private`.
       (view.private || []).forEach((own, s) => {
         const mine = own && own.skat_seen;
         if (!mine) return;
-        if (mine.taken) parts.push(M.cardRow(`Skat ${seatName(s)} picked up: `, mine.taken));
-        if (mine.put) parts.push(M.cardRow(`Skat ${seatName(s)} put back: `, mine.put));
+        if (mine.taken) parts.push(M.cardRow(`${fmt(gettext("Skat %(name)s picked up"), { name: seatName(s) })}: `, mine.taken));
+        if (mine.put) parts.push(M.cardRow(`${fmt(gettext("Skat %(name)s put back"), { name: seatName(s) })}: `, mine.put));
       });
-      if (view.skat && view.phase === "over") parts.push(M.cardRow("Skat: ", view.skat));
+      if (view.skat && view.phase === "over") parts.push(M.cardRow(`${gettext("Skat")}: `, view.skat));
       return parts;
     },
 
     buttonLabel: (entry, view) => (entry.act === "pass" ? PASS[view.phase] : LABELS[entry.act]),
     // Putting two cards back after picking up the skat: pick them, then confirm.
     choice: (entry) =>
-      entry.act === "discard" ? M.pickCards(entry, `Discard ${entry.choose} cards face down`) : undefined,
+      entry.act === "discard" ? M.pickCards(entry, fmt(M.ngettext("Discard %(n)s card face down", "Discard %(n)s cards face down", entry.choose), { n: entry.choose })) : undefined,
 
     dealRows(state, view) {
       const rows = [];
-      rows.push(seatRow("tricks", view.tricks_won || []));
-      rows.push(seatRow("card points", view.trick_points || []));
+      rows.push(seatRow(gettext("tricks"), view.tricks_won || []));
+      rows.push(seatRow(gettext("card points"), view.trick_points || []));
       if (view.outcome) rows.push(outcomeRow(view));
       return rows;
     },
 
     log(state, view) {
       const lines = [];
-      for (const o of view.offers || []) lines.push(o.act === "grand_hand" ? `${seatName(o.seat)} announces a Grand Hand` : `${seatName(o.seat)} passes the Grand Hand offer`);
-      for (const d of view.doubles || []) lines.push(d.act === "pass" ? `${seatName(d.seat)} passes` : `${seatName(d.seat)} says ${d.act}`);
-      for (const m of view.skat_moves || []) lines.push(m.act === "push" ? `${seatName(m.seat)} pushes the skat` : m.act === "pickup" ? `${seatName(m.seat)} picks up the skat` : `${seatName(m.seat)} ${m.act}`);
+      const line = (text, seat, extra) => fmt(text, Object.assign({ name: seatName(seat) }, extra || {}));
+      for (const o of view.offers || []) lines.push(o.act === "grand_hand" ? line(gettext("%(name)s announces a Grand Hand"), o.seat) : line(gettext("%(name)s passes the Grand Hand offer"), o.seat));
+      for (const d of view.doubles || []) lines.push(d.act === "pass" ? line(gettext("%(name)s passes"), d.seat) : line(gettext("%(name)s says %(word)s"), d.seat, { word: LABELS[d.act] || d.act }));
+      for (const m of view.skat_moves || []) lines.push(m.act === "push" ? line(gettext("%(name)s pushes the skat"), m.seat) : m.act === "pickup" ? line(gettext("%(name)s picks up the skat"), m.seat) : `${seatName(m.seat)} ${M.actName(m.act)}`);
       (view.played || []).forEach((t, i) => lines.push(M.trickLine(t, i)));
       return lines;
     },

@@ -3,7 +3,7 @@
 // hands. Registers its hooks with the core, static/js/table.js.
 (function (M) {
   "use strict";
-  const { h, cap, signed, seatName, who, cardText, seatRow } = M;
+  const { h, cap, signed, seatName, who, cardText, seatRow, gettext, ngettext, pgettext, fmt } = M;
 
   M.registerGame("three_five_eight", {
     // The trump suit first, then suits alternating in colour, high to low.
@@ -13,16 +13,16 @@
       const s = M.suitOf(card) === trump ? -1 : suits.indexOf(M.suitOf(card));
       return (s + 1) * 20 + "AKQJT98765432".indexOf(M.rankOf(card));
     },
-    phases: { bid: "bidding", exchange: "card exchange", trump: "the dealer names trump" },
+    phases: { bid: pgettext("phase", "bidding"), exchange: pgettext("phase", "card exchange"), trump: pgettext("phase", "the dealer names trump") },
 
     // The high bidder plays the dealer's part (view.dealer) without having dealt.
     seatRoles: (s, view) =>
-      view.dealer === s ? [view.dealt_by !== undefined && view.dealt_by !== view.dealer ? "declarer" : "dealer"] : [],
-    seatFacts: (s, view) => (view.targets ? [h("span", { title: M.hint("target") || null }, `target ${view.targets[s]}`)] : []),
+      view.dealer === s ? [view.dealt_by !== undefined && view.dealt_by !== view.dealer ? gettext("declarer") : gettext("dealer")] : [],
+    seatFacts: (s, view) => (view.targets ? [h("span", { title: M.hint("target") || null }, fmt(gettext("target %(n)s"), { n: view.targets[s] }))] : []),
 
     info(state, view) {
-      const parts = [view.trump ? M.hinted(`trump ${M.deck().glyph[view.trump]} ${M.deck().suit[view.trump]}`, "act.trump", "info") : "no trump yet"];
-      if (view.targets) parts.push(M.hinted(`targets ${view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ")}`, "target", "info"));
+      const parts = [view.trump ? M.hinted(fmt(gettext("trump %(suit)s"), { suit: `${M.deck().glyph[view.trump]} ${M.deck().suit[view.trump]}` }), "act.trump", "info") : gettext("no trump yet")];
+      if (view.targets) parts.push(M.hinted(fmt(gettext("targets %(targets)s"), { targets: view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ") }), "target", "info"));
       return parts;
     },
 
@@ -31,46 +31,57 @@
       // The dealer's own (a replay shows them to everyone).
       // Only the dealer's own page says "you" (a spectator's seat is null, like a dealer not yet known).
       const mine = typeof state.seat === "number" && state.seat === view.dealer;
-      if (view.kitty && view.kitty.cards) parts.push(M.cardRow(mine ? "Kitty you took: " : `Kitty ${seatName(view.dealer)} took: `, view.kitty.cards));
-      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow(mine ? "Your discards: " : `${seatName(view.dealer)}'s discards: `, view.discards.cards));
+      const name = seatName(view.dealer);
+      if (view.kitty && view.kitty.cards) parts.push(M.cardRow(`${mine ? gettext("Kitty you took") : fmt(gettext("Kitty %(name)s took"), { name })}: `, view.kitty.cards));
+      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow(`${mine ? gettext("Your discards") : fmt(gettext("Discards of %(name)s"), { name })}: `, view.discards.cards));
       for (const p of (view.exchange && view.exchange.pending) || []) {
-        parts.push(h("div", { class: "row muted" }, `Exchange: ${who(p.from)} owes ${who(p.to)} ${p.count} card${p.count === 1 ? "" : "s"}`));
+        parts.push(h("div", { class: "row muted" }, fmt(ngettext("Exchange: %(from)s owes %(to)s %(n)s card", "Exchange: %(from)s owes %(to)s %(n)s cards", p.count), { from: who(p.from), to: who(p.to), n: p.count })));
       }
       return parts;
     },
 
     buttonLabel(entry) {
-      if (entry.act === "bid") return `Bid ${entry.tricks}`;
+      if (entry.act === "bid") return fmt(gettext("Bid %(n)s"), { n: entry.tricks });
       if (entry.act === "trump") return `${M.deck().glyph[entry.suit]} ${cap(M.deck().suit[entry.suit])}`;
       return undefined;
     },
     // The dealer's discard and the exchange's give: pick the cards, then confirm.
     choice(entry) {
-      if (entry.act === "give") return M.pickCards(entry, `Give ${entry.choose} card${entry.choose === 1 ? "" : "s"} to ${who(entry.to)}`);
-      if (entry.act === "discard") return M.pickCards(entry, `Discard ${entry.choose} cards face down`);
+      if (entry.act === "give") return M.pickCards(entry, fmt(ngettext("Give %(n)s card to %(name)s", "Give %(n)s cards to %(name)s", entry.choose), { n: entry.choose, name: who(entry.to) }));
+      if (entry.act === "discard") return M.pickCards(entry, fmt(ngettext("Discard %(n)s card face down", "Discard %(n)s cards face down", entry.choose), { n: entry.choose }));
       return undefined;
     },
 
     dealRows(state, view) {
       const rows = [];
-      rows.push(seatRow("target", view.targets || []));
-      rows.push(seatRow("tricks", view.tricks_won || []));
-      if (view.targets && view.tricks_won) rows.push(seatRow("vs target", view.tricks_won.map((t, s) => signed(t - view.targets[s]))));
-      rows.push(seatRow("running balance", (view.cum || []).map(signed), { class: "total" }));
+      rows.push(seatRow(gettext("target"), view.targets || []));
+      rows.push(seatRow(gettext("tricks"), view.tricks_won || []));
+      if (view.targets && view.tricks_won) rows.push(seatRow(gettext("vs target"), view.tricks_won.map((t, s) => signed(t - view.targets[s]))));
+      rows.push(seatRow(gettext("running balance"), (view.cum || []).map(signed), { class: "total" }));
       return rows;
     },
 
     log(state, view) {
       const lines = [];
-      for (const b of view.bids || []) lines.push(b.act === "pass" ? `${seatName(b.seat)} passes` : `${seatName(b.seat)} bids ${b.tricks}`);
+      for (const b of view.bids || []) lines.push(b.act === "pass" ? fmt(gettext("%(name)s passes"), { name: seatName(b.seat) }) : fmt(gettext("%(name)s bids %(n)s"), { name: seatName(b.seat), n: b.tricks }));
       for (const p of (view.exchange && view.exchange.passes) || []) {
-        let line = `${seatName(p.from)} gives ${p.count} card${p.count === 1 ? "" : "s"} to ${seatName(p.to)}`;
-        if (p.cards) line += ` (${p.cards.map(cardText).join(" ")}), gets back ${p.returned.map(cardText).join(" ")}`;
-        lines.push(line);
+        const args = { from: seatName(p.from), to: seatName(p.to), n: p.count };
+        if (p.cards) {
+          Object.assign(args, { cards: p.cards.map(cardText).join(" "), back: p.returned.map(cardText).join(" ") });
+          lines.push(fmt(ngettext("%(from)s gives %(n)s card to %(to)s (%(cards)s), gets back %(back)s", "%(from)s gives %(n)s cards to %(to)s (%(cards)s), gets back %(back)s", p.count), args));
+        } else {
+          lines.push(fmt(ngettext("%(from)s gives %(n)s card to %(to)s", "%(from)s gives %(n)s cards to %(to)s", p.count), args));
+        }
       }
-      if (view.trump) lines.push(`${seatName(view.dealer)} names ${M.deck().suit[view.trump]} trump`);
-      if (view.discards && view.discards.count) lines.push(`${seatName(view.dealer)} discards ${view.discards.count} cards${view.discards.cards ? ` (${view.discards.cards.map(cardText).join(" ")})` : ""}`);
-      if (view.kitty && view.kitty.taken) lines.push(`${seatName(view.dealer)} takes the kitty`);
+      const dealer = seatName(view.dealer);
+      if (view.trump) lines.push(fmt(gettext("%(name)s names %(suit)s trump"), { name: dealer, suit: M.deck().suit[view.trump] }));
+      if (view.discards && view.discards.count) {
+        const n = view.discards.count;
+        lines.push(view.discards.cards
+          ? fmt(ngettext("%(name)s discards %(n)s card (%(cards)s)", "%(name)s discards %(n)s cards (%(cards)s)", n), { name: dealer, n, cards: view.discards.cards.map(cardText).join(" ") })
+          : fmt(ngettext("%(name)s discards %(n)s card", "%(name)s discards %(n)s cards", n), { name: dealer, n }));
+      }
+      if (view.kitty && view.kitty.taken) lines.push(fmt(gettext("%(name)s takes the kitty"), { name: dealer }));
       (view.played || []).forEach((t, i) => lines.push(M.trickLine(t, i)));
       return lines;
     },
