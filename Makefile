@@ -76,8 +76,8 @@ LOCALES := -l de -l it -l ja
 MESSAGES_IGNORE := --ignore=.venv --ignore=var --ignore=bench --ignore=staticfiles \
 	--ignore=test-output --ignore=tests
 messages: $(VENV)/.base
-	$(BIN)/python manage.py makemessages $(LOCALES) $(MESSAGES_IGNORE) --add-location=file
-	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES) $(MESSAGES_IGNORE) --add-location=file
+	$(BIN)/python manage.py makemessages $(LOCALES) $(MESSAGES_IGNORE) --add-location=file --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES) $(MESSAGES_IGNORE) --add-location=file --no-obsolete
 	$(MAKE) compilemessages
 
 ## compilemessages: locale/*/LC_MESSAGES/*.po -> .mo (the .mo files are committed, so a fresh clone

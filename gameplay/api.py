@@ -192,10 +192,19 @@ def random_record(
     variant: dict[str, Any] | None = None,
     n_deals: int = 1,
     seed: int = 0,
+    deal_seed: str | None = None,
 ) -> dict[str, Any]:
-    """A complete record of a match played with random legal moves (demo data, tests)."""
+    """A complete record of a match played with random legal moves (demo data, tests).
+
+    `deal_seed`: deal from this seed instead of `seed` (the moves still come from `seed`), as
+    a table started with it is dealt: records of a duplicate section's tables (`start_table`
+    given its seed) then hold the same deals and commitments, played differently."""
     match = registry.start_match(
-        game_name, variant=variant, n_deals=n_deals, seed=seed, players=players
+        game_name,
+        variant=variant,
+        n_deals=n_deals,
+        seed=seed if deal_seed is None else str(deal_seed),
+        players=players,
     )
     rng = random.Random(seed)
     while not match.finished:

@@ -28,9 +28,6 @@
   const npgettext = window.npgettext || ((c, s, p, n) => (n === 1 ? s : p));
   // fmt("%(name)s wins", {name}): named placeholders, as in the Python catalogues.
   const fmt = (text, params) => text.replace(/%\((\w+)\)s/g, (m, key) => (key in params ? String(params[key]) : m));
-  // A number in the page's language (digits grouped as the reader expects).
-  const numberFormat = new Intl.NumberFormat(document.documentElement.lang || undefined);
-  const num = (n) => (typeof n === "number" ? numberFormat.format(n) : String(n));
 
   // ------------------------------------------------------------------ tiny DOM helper
   function h(tag, attrs, ...children) {
@@ -1207,7 +1204,6 @@
     pgettext,
     npgettext,
     fmt,
-    num,
     actName,
     names,
     suitName,

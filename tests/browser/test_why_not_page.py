@@ -19,6 +19,7 @@ from tests.browser.play import (
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SHOTS = Path("/tmp/shots_whynot")
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 BLOCKED = """() => Array.from(document.querySelectorAll("#hand button.card-btn.blocked")).map(
   (b) => ({card: b.dataset.card, reason: b.dataset.reason, title: b.title,
@@ -51,11 +52,14 @@ def test_a_refused_card_says_why_on_hover_and_on_tap(server, request, viewport):
     assert page.locator("#hand button.card-btn.blocked").count() == 0
     s = play_until_a_card_is_refused(page)
     led = s["view"]["trick"][0]["card"][-1]
+    # Worded by the client from the reason's code and params (the engine's English message,
+    # "must follow suit H", is for bots): docs/translations.md.
+    words = f": You must follow suit: {SUIT_NAMES[led]}."
     blocked = page.evaluate(BLOCKED)
     assert {b["card"] for b in blocked} == set(s["why_not"])
     for b in blocked:
         assert b["reason"] == "must_follow_suit"
-        assert b["title"].endswith(f": must follow suit {led}")  # hover: the button and its face
+        assert b["title"].endswith(words)  # hover: the button and its face
         assert b["face"] == b["title"]
         assert (b["aria"], b["disabled"]) == ("true", False)  # focusable and tappable
     assert enabled_hand_cards(page) == legal_cards(s)  # only the legal cards play
@@ -71,7 +75,7 @@ def test_a_refused_card_says_why_on_hover_and_on_tap(server, request, viewport):
         button.hover()
         button.click(force=True)
     assert reason.is_visible()
-    assert reason.inner_text().endswith(f": must follow suit {led}")
+    assert reason.inner_text().endswith(words)
     shot(page, SHOTS, f"why_not-{viewport}")
     after = state(page)
     assert after["seq"] == s["seq"] and page.evaluate("() => window.medianaTable.pending()") is None

@@ -73,7 +73,7 @@ def test_the_sheets_pay_as_the_docstring_says(dup, alice):
 
 
 def test_one_section_holds_every_table_and_completes_with_the_last_result(dup, alice):
-    event, round_, fixtures, _users = dup
+    event, _round, fixtures, _users = dup
     assert {f.section_id for f in fixtures} == {section_of(fixtures).pk}
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
     enter(alice, fixtures[1], LOW_TIE, FLAT)
@@ -157,7 +157,7 @@ def player_at(fixture, seat):
 
 
 def test_standings_rank_by_duplicate_total_and_show_the_percentage(dup, alice):
-    event, round_, fixtures, _users = dup
+    event, _round, fixtures, _users = dup
     complete(alice, fixtures)
     rows = {r["player_id"]: r for r in compute_rows(event)}
     top = rows[player_at(fixtures[0], 1)]  # +1 on deal 0, 0 on deal 1
@@ -172,7 +172,7 @@ def test_standings_rank_by_duplicate_total_and_show_the_percentage(dup, alice):
 
 
 def test_standings_by_percentage_rank_exactly_and_the_total_is_shown(dup, alice):
-    event, round_, fixtures, _users = dup
+    event, _round, fixtures, _users = dup
     Event.objects.filter(pk=event.pk).update(duplicate_rank="percentage")
     event.refresh_from_db()
     complete(alice, fixtures)
@@ -190,7 +190,7 @@ def test_standings_by_percentage_rank_exactly_and_the_total_is_shown(dup, alice)
 
 
 def test_only_completed_sections_count_in_the_standings(dup, alice):
-    event, round_, fixtures, _users = dup
+    event, _round, fixtures, _users = dup
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
     enter(alice, fixtures[1], LOW_TIE, FLAT)
     table = compute_rows(event)
@@ -284,10 +284,8 @@ def test_an_organizer_who_plays_is_a_player_here(client, dup, alice):
     assert "Result v1" not in round_page(client, event, round_)
 
 
-def test_notices_and_ratings_wait_for_the_section(
-    dup, alice, django_capture_on_commit_callbacks
-):
-    event, round_, fixtures, users = dup
+def test_notices_and_ratings_wait_for_the_section(dup, alice, django_capture_on_commit_callbacks):
+    _event, _round, fixtures, users = dup
     with django_capture_on_commit_callbacks(execute=True):
         enter(alice, fixtures[0], MIDDLE_1, FLAT)
         enter(alice, fixtures[1], LOW_TIE, FLAT)
@@ -302,7 +300,7 @@ def test_notices_and_ratings_wait_for_the_section(
 
 
 def test_completion_releases_the_online_tables(dup, alice, monkeypatch):
-    event, round_, fixtures, _users = dup
+    _event, _round, fixtures, _users = dup
     Fixture.objects.filter(pk__in=[f.pk for f in fixtures]).update(table_ref="")
     Fixture.objects.filter(pk=fixtures[0].pk).update(table_ref="t-one")
     Fixture.objects.filter(pk=fixtures[2].pk).update(table_ref="t-three")
@@ -400,7 +398,7 @@ def test_the_traveller_page_and_csv(client, dup, alice):
             assert seat.player.name in page
     assert client.get(reverse("league:traveller", args=[event.slug, 1, 3])).status_code == 404
     rows = list(csv.DictReader(io.StringIO(client.get(csv_url).content.decode())))
-    assert len(rows) == 2 * 3 * 3  # deals × tables × seats
+    assert len(rows) == 2 * 3 * 3  # deals x tables x seats
     row = next(r for r in rows if r["deal"] == "1" and r["table"] == "1" and r["seat"] == "1")
     assert row["payout"] == "2" and row["difference"] == "1.000000"
     assert row["matchpoints"] == "2.000000" and row["percentage"] == "100.000000"
@@ -409,6 +407,8 @@ def test_the_traveller_page_and_csv(client, dup, alice):
     assert url in round_page(client, event, round_)
     standings = client.get(reverse("league:standings", args=[event.slug])).content.decode()
     assert url in standings and "Duplicate total" in standings
+    player = fixtures[0].seats.get(number=2).player_id
+    assert url in client.get(reverse("league:player", args=[player])).content.decode()
 
 
 def test_pages_and_api_use_a_constant_number_of_queries(
@@ -431,7 +431,7 @@ def test_pages_and_api_use_a_constant_number_of_queries(
 
 
 def test_a_section_with_a_bad_record_is_refused_not_a_500(dup, alice):
-    event, round_, fixtures, _users = dup
+    event, _round, fixtures, _users = dup
     with pytest.raises(LeagueError):
         enter(alice, fixtures[0], MIDDLE_1)  # one deal of two without a forfeit
     assert not Result.objects.exists()

@@ -151,7 +151,7 @@
       const name = seatName(view.declarer);
       if (view.monte.shown) parts.push(M.cardRow(`${gettext("Monte (shown)")}: `, view.monte.shown));
       else if (view.monte.seen) parts.push(M.cardRow(`${mine ? gettext("Monte (only you saw it)") : fmt(gettext("Monte (only %(name)s saw it)"), { name })}: `, view.monte.seen));
-      if (view.monte.new) parts.push(M.cardRow(`${mine ? gettext("Your new monte") : fmt(gettext("New monte of %(name)s"), { name })}: `, view.monte.new));
+      if (view.monte.new) parts.push(M.cardRow(`${mine ? gettext("Your new monte") : fmt(gettext("%(name)s's new monte"), { name })}: `, view.monte.new));
       if (view.given) parts.push(M.cardRow(`${gettext("Card given back")}: `, [view.given]));
       return parts;
     },

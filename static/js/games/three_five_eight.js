@@ -33,7 +33,7 @@
       const mine = typeof state.seat === "number" && state.seat === view.dealer;
       const name = seatName(view.dealer);
       if (view.kitty && view.kitty.cards) parts.push(M.cardRow(`${mine ? gettext("Kitty you took") : fmt(gettext("Kitty %(name)s took"), { name })}: `, view.kitty.cards));
-      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow(`${mine ? gettext("Your discards") : fmt(gettext("Discards of %(name)s"), { name })}: `, view.discards.cards));
+      if (view.discards && view.discards.cards && view.discards.cards.length) parts.push(M.cardRow(`${mine ? gettext("Your discards") : fmt(gettext("%(name)s's discards"), { name })}: `, view.discards.cards));
       for (const p of (view.exchange && view.exchange.pending) || []) {
         parts.push(h("div", { class: "row muted" }, fmt(ngettext("Exchange: %(from)s owes %(to)s %(n)s card", "Exchange: %(from)s owes %(to)s %(n)s cards", p.count), { from: who(p.from), to: who(p.to), n: p.count })));
       }
