@@ -12,6 +12,7 @@ from gameplay.bots import (  # noqa: F401
     mediatore,
     random_level,
     saichugen,
+    saichugen_strong,
     schieberamsch,
     strong,
     three_five_eight,

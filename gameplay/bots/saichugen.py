@@ -58,12 +58,12 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             at += sizes[s]
         seed = rng.random()
         for card in cards:
-            totals[card] += _rollout(view, me, card, hands, current, mode, random.Random(seed))
+            totals[card] += rollout(view, me, card, hands, current, mode, random.Random(seed))
     best = max(totals.values())
     return {"act": "commit", "card": rng.choice([c for c in cards if totals[c] == best])}
 
 
-def _rollout(
+def rollout(
     view: dict[str, Any],
     me: int,
     card: str,
@@ -72,6 +72,9 @@ def _rollout(
     mode: str,
     rng: random.Random,
 ) -> int:
+    """Seat `me`'s payout when it commits `card` now (the others' hands `others`, their
+    commits of this trick `current`, None: not yet) and the rest of the game is played at
+    random: the basic bot's and the strong level's future (one list pass, no engine)."""
     hands = [h[:] for h in others]
     hands[me] = [c for c in view["hand"] if c != card]
     trick_cards = current[:]

@@ -2,9 +2,10 @@
 whose rollouts play the game's `basic` bot in every seat (a far better model of the other
 players than random moves, and of the bot's own later play), and whose fallback and tie-break
 is that bot's own choice. Where the basic bot searches itself (`rollout=False` at its
-registration: Saichugen's samples 480 futures per card), a rollout by it would cost a second
-each, so the deal is played out by uniformly random moves on the fast path instead, in many
-more worlds."""
+registration), a rollout by it would cost a second each, so the deal is played out by
+uniformly random moves on the fast path instead, in many more worlds. A game may register its
+own `strong` instead (the registry prefers it): Saichugen does (`saichugen_strong`), because
+its simultaneous tricks need a model of what the others commit, which rollouts do not give."""
 
 from __future__ import annotations
 
