@@ -373,7 +373,7 @@ class MediatoreMatch(Match):
     DISPLAY = "Mediatore"
     SEATS = 4
     SHEET = MediatoreSheet
-    GOAL = (
+    GOAL = gettext_noop(  # translated where shown (the table's goal line)
         "Bid a contract and take at least 6 of the 11⅔ points, "
         "with your partner or alone — or stop the declarer doing it."
     )

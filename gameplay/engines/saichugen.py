@@ -195,7 +195,7 @@ class SaichugenMatch(Match):
     DISPLAY = "Saichugen"
     SEATS = 3
     SHEET = SaichugenSheet
-    GOAL = (
+    GOAL = gettext_noop(  # translated where shown (the table's goal line)
         "Be the most mediocre: the median card takes the trick, "
         "the median round score is banked, the median game score wins."
     )

@@ -523,7 +523,7 @@ class SchieberamschMatch(Match):
     DISPLAY = "Schieberamsch"
     SEATS = 3
     SHEET = SchieberamschSheet
-    GOAL = (
+    GOAL = gettext_noop(  # translated where shown (the table's goal line)
         "Take as few card points as you can: the lowest penalty wins, "
         "and every push of the skat doubles the stakes."
     )

@@ -373,7 +373,7 @@ class ThreeFiveEightMatch(Match):
     DISPLAY = "3-5-8 (Sergeant Major)"
     SEATS = 3
     SHEET = ThreeFiveEightSheet
-    GOAL = (
+    GOAL = gettext_noop(  # translated where shown (the table's goal line)
         "Take your target of tricks (dealer 8, left 5, right 3): "
         "each trick over it wins a point, each trick short loses one."
     )
