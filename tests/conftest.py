@@ -6,6 +6,11 @@ import os
 
 import pytest
 
+# The whole suite in one language (docs/translations.md, "The suite in another language"):
+# `MEDIANA_TEST_LANGUAGE=de pytest …` makes every Django test client ask for it by
+# Accept-Language and every new account read the site in it (its profile language).
+TEST_LANGUAGE = os.environ.get("MEDIANA_TEST_LANGUAGE", "")
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip service tests only when their URL is unset (never in CI, where .ci/run sets both)."""
@@ -59,3 +64,35 @@ def _stop_the_bot_processes():
     from gameplay.services import thinkers
 
     thinkers.shutdown()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _test_language():
+    """Under MEDIANA_TEST_LANGUAGE: every test client's request asks for that language (unless
+    the test asks for another one itself) and accounts are created with it as their profile
+    language, so pages for visitors and for logged-in players alike come in it."""
+    if not TEST_LANGUAGE:
+        yield
+        return
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test.client import RequestFactory
+
+    if TEST_LANGUAGE not in dict(settings.LANGUAGES):
+        raise pytest.UsageError(f"MEDIANA_TEST_LANGUAGE={TEST_LANGUAGE!r} is not offered")
+    real_environ = RequestFactory._base_environ
+
+    def base_environ(self, **request):
+        if "HTTP_ACCEPT_LANGUAGE" not in self.defaults:
+            request.setdefault("HTTP_ACCEPT_LANGUAGE", TEST_LANGUAGE)
+        return real_environ(self, **request)
+
+    field = get_user_model()._meta.get_field("language")
+    real_default = field.default
+    RequestFactory._base_environ = base_environ
+    field.default = TEST_LANGUAGE
+    field.__dict__.pop("_get_default", None)  # Field caches its default
+    yield
+    RequestFactory._base_environ = real_environ
+    field.default = real_default
+    field.__dict__.pop("_get_default", None)

@@ -138,14 +138,7 @@ def snapshot() -> dict[str, tuple[int, int]]:
 @pytest.mark.skipif(not HAVE_GETTEXT and not os.environ.get("CI"), reason="needs GNU gettext")
 @pytest.mark.parametrize(
     "domain",
-    [
-        # The lead re-extracts and merges the django domain once its translators finish.
-        pytest.param(
-            "django",
-            marks=pytest.mark.xfail(strict=False, reason="catalogue being translated"),
-        ),
-        "djangojs",
-    ],
+    ["django", "djangojs"],
 )
 def test_the_catalogues_hold_the_strings_of_the_code(domain, tmp_path, monkeypatch, settings):
     """Extract the strings again (as `make messages` does) from a copy of the sources and
