@@ -297,7 +297,9 @@ class EventForm(forms.ModelForm):
 
 
 class EntryForm(forms.Form):
-    player = forms.CharField(max_length=60, help_text="an existing player's name, or a new one")
+    player = forms.CharField(
+        max_length=60, help_text=gettext_lazy("an existing player's name, or a new one")
+    )
     checked_in = forms.BooleanField(required=False, initial=True)
 
 
@@ -313,20 +315,26 @@ def _strict_json(text: str) -> Any:
 class ResultForm(forms.Form):
     """A record (uploaded or pasted) or a typed score sheet (JSON), plus forfeit and reason."""
 
-    record_file = forms.FileField(required=False, label="Game record file (JSON)")
+    record_file = forms.FileField(required=False, label=gettext_lazy("Game record file (JSON)"))
     record_text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 6}), label="…or paste the record"
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        label=gettext_lazy("…or paste the record"),
     )
     sheet_text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 6}),
-        label="…or type a score sheet (JSON)",
-        help_text='{"deals": [{"scores": [..], "payouts": [..]}, ...]}; Mediatore: contracts',
+        label=gettext_lazy("…or type a score sheet (JSON)"),
+        help_text=gettext_lazy(
+            '{"deals": [{"scores": [..], "payouts": [..]}, ...]}; Mediatore: contracts'
+        ),
     )
     forfeited_seats = forms.CharField(
-        required=False, help_text="seat numbers that forfeited, comma-separated"
+        required=False, help_text=gettext_lazy("seat numbers that forfeited, comma-separated")
     )
-    reason = forms.CharField(required=False, max_length=300, help_text="required for a correction")
+    reason = forms.CharField(
+        required=False, max_length=300, help_text=gettext_lazy("required for a correction")
+    )
     # The version of the result the person saw (0: none): a resubmitted or stale form is refused.
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=32767)
 
@@ -339,18 +347,20 @@ class ResultForm(forms.Form):
             record_raw = data["record_text"]
         sheet_raw = data.get("sheet_text", "").strip() or None
         if (record_raw is None) == (sheet_raw is None):
-            raise forms.ValidationError("Give either a game record or a score sheet.")
+            raise forms.ValidationError(gettext("Give either a game record or a score sheet."))
         try:
             data["record"] = _strict_json(record_raw) if record_raw is not None else None
             data["sheet"] = _strict_json(sheet_raw) if sheet_raw is not None else None
         except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-            raise forms.ValidationError(f"Not valid JSON: {exc}") from None
+            raise forms.ValidationError(
+                gettext("Not valid JSON: %(error)s") % {"error": exc}
+            ) from None
         try:
             data["forfeited"] = [
                 int(s) for s in data.get("forfeited_seats", "").replace(" ", "").split(",") if s
             ]
         except ValueError:
-            raise forms.ValidationError("Forfeited seats must be numbers.") from None
+            raise forms.ValidationError(gettext("Forfeited seats must be numbers.")) from None
         return data
 
 

@@ -106,25 +106,25 @@ class Event(models.Model):
     """A tournament or a league season for one game, with its rules of play and scheduling."""
 
     class Kind(models.TextChoices):
-        TOURNAMENT = "tournament", "Tournament"
-        LEAGUE = "league", "League season"
+        TOURNAMENT = "tournament", _("Tournament")
+        LEAGUE = "league", _("League season")
 
     class Leftover(models.TextChoices):
-        BYE = "bye", "Bye"
-        BOT = "bot", "A bot fills the seat"
+        BYE = "bye", _("Bye")
+        BOT = "bot", _("A bot fills the seat")
 
     class Visibility(models.TextChoices):
-        DRAFT = "draft", "Draft (organizers only)"
-        PUBLISHED = "published", "Published"
+        DRAFT = "draft", _("Draft (organizers only)")
+        PUBLISHED = "published", _("Published")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open for entries"
-        RUNNING = "running", "Running"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", _("Open for entries")
+        RUNNING = "running", _("Running")
+        CLOSED = "closed", _("Closed")
 
     class Timeout(models.TextChoices):
-        DEFAULT_ACTION = "default", "Play a legal default action"
-        FORFEIT = "forfeit", "Forfeit the match"
+        DEFAULT_ACTION = "default", _("Play a legal default action")
+        FORFEIT = "forfeit", _("Forfeit the match")
 
     # Duplicate events (docs/league.md "Duplicate events", shared/spec/duplicate.md): the
     # tables of a section play the same deals and each seat is scored against the field.
@@ -364,8 +364,8 @@ class Round(models.Model):
     """One round of an event: a draft plan the organizer previews, then publishes."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -515,9 +515,9 @@ class Result(models.Model):
     """One version of a fixture's result. Exactly one version per fixture counts (`current`)."""
 
     class Source(models.TextChoices):
-        ONLINE = "online", "Online match"
-        RECORD = "record", "Uploaded game record"
-        SHEET = "sheet", "Score sheet"
+        ONLINE = "online", _("Online match")
+        RECORD = "record", _("Uploaded game record")
+        SHEET = "sheet", _("Score sheet")
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveSmallIntegerField()

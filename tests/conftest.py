@@ -96,3 +96,15 @@ def _test_language():
     RequestFactory._base_environ = real_environ
     field.default = real_default
     field.__dict__.pop("_get_default", None)
+
+
+@pytest.fixture(autouse=True)
+def _language_of_the_thread():
+    """Every test starts and ends in the default language. A request activates the language it
+    asks for in the thread that serves it (LocaleMiddleware does not undo it), so without this
+    a test client's request in Japanese would leave the next test's own `gettext` in Japanese."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

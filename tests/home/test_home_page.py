@@ -13,6 +13,7 @@ from league.services.events import close_event
 from tests.home.builders import finish, friendly
 from tests.home.conftest import enter_accounts, publish_next_round
 from tests.home.page import parse
+from tests.language import number, text, text_plural
 from tests.league.conftest import play_round
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def test_an_anonymous_visitor_is_offered_sign_up_for_every_game(client):
         card = play_now.find(**{"data-game": game.name})
         assert card is not None, game.name
         assert game.display_name in card.text
-        assert game.goal and game.goal in card.text
+        assert game.goal and text(game.goal) in card.text
         # How to play it; sign up, then back to the home page.
         assert card.links == [reverse("gameplay:rules", args=[game.name]), signup]
         assert card.forms() == []
@@ -89,7 +90,7 @@ def test_a_player_sees_their_own_table_in_play_among_them(client, bob):
     client.force_login(bob)
     watch = home(client).find(id="watch-tables")
     assert reverse("gameplay:table", args=[mine.id]) in watch.links
-    assert "your seat" in watch.text
+    assert text("your seat") in watch.text
 
 
 def test_open_tables_are_public_waiting_tables_with_an_open_seat_and_link_to_the_invitation(
@@ -101,7 +102,7 @@ def test_open_tables_are_public_waiting_tables_with_an_open_seat_and_link_to_the
     client.force_login(charlie)
     section = home(client).find(id="open-tables")
     assert reverse("gameplay:join", args=[public.id]) in section.links
-    assert "2 open seats" in section.text
+    assert text_plural("%(n)s open seat", "%(n)s open seats", 2) in section.text
     for hidden in (private, full):
         assert not any(hidden.id in link for link in section.links)
     # No link on the page carries a seat token.
@@ -142,7 +143,7 @@ def test_each_games_leaderboard_shows_its_top_five_with_ratings(client, rate):
     saichugen = leaders.find(**{"data-game": "saichugen"})
     ranked = [li.text for li in saichugen.find(tag="ol").find_all("li")]
     assert [t.split(" ")[2] for t in ranked] == ["0", "1", "2", "3", "4"]
-    assert "30.00" in ranked[0]
+    assert number(30.0, 2) in ranked[0]
     assert "Saichugen ace 5" not in saichugen.text
     assert "Mediatore ace 0" not in saichugen.text
     assert reverse("league:ratings", args=["saichugen"]) in saichugen.links
@@ -154,7 +155,7 @@ def test_each_games_leaderboard_shows_its_top_five_with_ratings(client, rate):
     assert "Fresh face" in provisional.text
     assert "Fresh face" not in schieberamsch.find(tag="ol").text
 
-    assert "No rated games yet" in leaders.find(**{"data-game": "three_five_eight"}).text
+    assert text("No rated games yet.") in leaders.find(**{"data-game": "three_five_eight"}).text
 
 
 def test_a_player_sees_their_next_fixture_and_nobody_else_does(
@@ -168,8 +169,11 @@ def test_a_player_sees_their_next_fixture_and_nobody_else_does(
     client.force_login(bob)
     section = home(client).find(id="next-fixture")
     assert "Club night" in section.text
-    assert f"round {round_.number}, table {fixture.number}" in section.text
-    assert "over the table" in section.text
+    round_and_table = text(
+        "round %(round)s, table %(table)s", round=round_.number, table=fixture.number
+    )
+    assert round_and_table in section.text
+    assert text("Played over the table: the organizer enters the result.") in section.text
 
     client.force_login(dave)  # not entered
     assert home(client).find(id="next-fixture") is None
@@ -199,8 +203,11 @@ def test_a_player_sees_their_last_games_and_not_someone_elses(client, bob, charl
     for hidden in (theirs, playing):
         assert not any(hidden.id in link for link in links)
     items = [li.text for li in section.find_all("li")]
-    assert items[0].startswith("Schieberamsch") and "place 3 of 3" in items[0]  # newest first
-    assert items[1].startswith("Mediatore") and "won" in items[1] and "+5" in items[1]
+    assert (
+        items[0].startswith("Schieberamsch")
+        and text("place %(place)s of %(of)s", place=3, of=3) in items[0]
+    )  # newest first
+    assert items[1].startswith("Mediatore") and text("won") in items[1] and "+5" in items[1]
 
 
 def online_event_table(organizer, users) -> Table:

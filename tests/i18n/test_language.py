@@ -32,11 +32,13 @@ def nav(response) -> str:
 
 @pytest.fixture
 def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw")
+    # English, whatever MEDIANA_TEST_LANGUAGE makes the default of new accounts.
+    return get_user_model().objects.create_user("bob", password="pw", language="en")
 
 
 def test_without_a_choice_the_site_is_english(client):
-    response = client.get("/events/")
+    # No Accept-Language (empty is the same to Django), even under MEDIANA_TEST_LANGUAGE.
+    response = client.get("/events/", HTTP_ACCEPT_LANGUAGE="")
     assert html_lang(response) == "en"
     assert f">{EVENTS['en']}</a>" in nav(response)
     assert response["Content-Language"] == "en"
@@ -142,7 +144,7 @@ def test_the_javascript_catalogue_is_served_in_the_pages_language(client):
     # The protocol's reason codes are worded in the catalogue (Italian suits stay Italian).
     italian = client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert json.dumps("Devi rispondere al seme: %(suit)s.") in italian
-    english = client.get(url).content.decode()
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="").content.decode()  # no choice: English
     assert "Sie sind dran" not in english
 
 

@@ -5,6 +5,7 @@ words it would show untranslated. The whole suite in one language: docs/translat
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -37,8 +38,9 @@ def site(make_event, alice):  # noqa: F811
         "saichugen", players=0, scoring="duplicate", deals_per_match=1, play_online=False
     )
     for n in range(3):
-        player = Player.objects.create(name=f"dup-player-{n}")
-        event_services.add_entry(dup, player, by=alice, checked_in=True)
+        event_services.add_entry(
+            dup, Player.objects.create(name=f"dup-player-{n}"), by=alice, checked_in=True
+        )
     dup_round = round_services.generate_round(dup, by=alice)
     round_services.publish_round(dup_round, by=alice)
     for fixture in dup_round.fixtures.all():
@@ -52,9 +54,9 @@ def site(make_event, alice):  # noqa: F811
     }
 
 
-def pages(site) -> dict[str, str]:
+def urls(site) -> dict[str, str]:
     event, dup = site["event"], site["dup"]
-    urls = {
+    out = {
         "home": "/",
         "play": reverse("gameplay:play"),
         "events": reverse("league:events"),
@@ -63,22 +65,121 @@ def pages(site) -> dict[str, str]:
         "round": reverse("league:round", args=[event.slug, site["round"].number]),
         "traveller": reverse("league:traveller", args=[dup.slug, site["dup_round"].number, 1]),
         "player": reverse("league:player", args=[site["player"].pk]),
+        "profile": reverse("profile"),
         "login": "/accounts/login/",
         "signup": "/accounts/signup/",
     }
     for game in registry.game_names():
-        urls[f"rules-{game}"] = reverse("gameplay:rules", args=[game])
-    return urls
+        out[f"rules-{game}"] = reverse("gameplay:rules", args=[game])
+    return out
 
 
-def test_dump(client, site):
-    for language in ["en", *LANGUAGES]:
-        for name, url in pages(site).items():
-            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
-            html = response.content.decode()
-            heads = re.findall(r"<(h1|h2|th|label|button)[^>]*>(.*?)</\1>", html, re.S)
-            with open(f"/tmp/i18np/{language}-{name}.txt", "w") as out:
-                out.write(f"{response.status_code}\n")
-                for tag, text in heads:
-                    clean = re.sub(r"<[^>]+>|\s+", " ", text).strip()
-                    out.write(f"{tag}: {clean}\n")
+def texts(page: str) -> set[str]:
+    """The words of the page's headings, table heads, labels and buttons, tags dropped."""
+    found = re.findall(r"<(h1|h2|h3|th|label|button)\b[^>]*>(.*?)</\1>", page, re.S)
+    return {html.unescape(re.sub(r"<[^>]+>|\s+", " ", text)).strip() for _tag, text in found}
+
+
+def not_marked(template: str):
+    """A page whose template still has English not marked for translation: the check fails
+    until it is marked and translated (strict), then this mark must go."""
+    return pytest.mark.xfail(
+        strict=True, raises=AssertionError, reason=f"{template} has unmarked English"
+    )
+
+
+# page → (a heading or label as the translators wrote it, by language; English it must not show)
+EXPECTED = {
+    "home": (
+        {"de": "Jetzt spielen", "it": "Gioca ora", "ja": "今すぐプレイ"},
+        ["Play now", "Open tables", "Tables in play"],
+    ),
+    "play": (
+        {
+            "de": "Jetzt gegen Bots spielen",
+            "it": "Gioca subito contro i bot",
+            "ja": "今すぐボットと対局",
+        },
+        ["Play now against bots", "Open tables"],
+    ),
+    "events": (
+        {"de": "Veranstaltungen", "it": "Eventi", "ja": "大会"},
+        ["Events", "Game", "Entries"],
+    ),
+    "event": ({"de": "Runden", "it": "Turni", "ja": "ラウンド"}, ["Rounds", "Player", "Club"]),
+    "standings": (
+        {
+            "de": "Durchschnittliche Auszahlung der Gegner",
+            "it": "Pagamento medio degli avversari",
+            "ja": "対戦相手の平均精算",
+        },
+        ["Standings", "Played", "Match points", "Payouts"],
+    ),
+    "round": (
+        {
+            "de": "Wie diese Runde funktioniert",
+            "it": "Come funziona questo turno",
+            "ja": "このラウンドのしくみ",
+        },
+        ["Round 1", "Table 1", "Seat", "Payout"],
+    ),
+    "traveller": (
+        {
+            "de": "Laufzettel: Runde 1, Spiel 1",
+            "it": "Score: turno 1, smazzata 1",
+            "ja": "トラベラー：第1ラウンド、ディール 1",  # noqa: RUF001
+        },
+        ["Table", "Seat", "Payout", "Difference"],
+    ),
+    "player": (
+        {"de": "Veranstaltungen", "it": "Eventi", "ja": "大会"},
+        ["Events", "Results and payouts", "Total payouts"],
+    ),
+    "profile": (
+        {"de": "Ihr Profil", "it": "Il tuo profilo", "ja": "プロフィール"},
+        ["Your profile", "Preferred language:", "Save", "Log out"],
+    ),
+    "login": ({"de": "Anmeldung", "it": "Accedi", "ja": "ログイン"}, ["Sign In", "Remember Me:"]),
+    "signup": (
+        {"de": "Registrieren", "it": "Registrazione", "ja": "ユーザー登録"},
+        ["Sign Up", "Email (optional):"],
+    ),
+    **{
+        f"rules-{game}": (
+            {"de": "Die Karten", "it": "Le carte", "ja": "カード"}
+            if game != "three_five_eight"
+            else {
+                "de": "Die Karten und das Soll",
+                "it": "Le carte e gli obiettivi",
+                "ja": "カードとノルマ",
+            },
+            ["The cards", "Scoring", "A deal"],
+        )
+        for game in registry.game_names()
+    },
+}
+UNMARKED: dict[str, str] = {}  # pages with text not marked for translation (none)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=not_marked(UNMARKED[name])) if name in UNMARKED else name
+        for name in EXPECTED
+    ],
+)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_page_is_in_the_readers_language(client, site, name, language):
+    marker, english = EXPECTED[name]
+    if name == "profile":  # a player reads their own pages in their profile's language
+        user = site["player"].user
+        user.language = language
+        user.save()
+        client.force_login(user)
+    response = client.get(urls(site)[name], HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert re.search(r'<html lang="([^"]*)"', page).group(1) == language
+    words = texts(page)
+    assert marker[language] in words, sorted(words)
+    assert not words & set(english), sorted(words & set(english))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from league.models import Entry, Event, Round
 from league.services import rounds as round_services
+from tests.language import text
 from tests.league.conftest import play_round
 
 pytestmark = pytest.mark.django_db
@@ -192,5 +194,6 @@ def test_the_same_swap_posted_twice_is_done_once(client, make_event, alice):
     swapped = sorted(round_.fixtures.values_list("number", "seats__player_id"))
     assert swapped != before
     again = client.post(url, form, follow=True)  # the second click of a double click
-    assert "changed since you loaded it" in again.content.decode()
+    changed = text("the draft has changed since you loaded it: check it, then swap again")
+    assert escape(changed) in again.content.decode()  # a message, HTML-escaped
     assert sorted(round_.fixtures.values_list("number", "seats__player_id")) == swapped

@@ -15,6 +15,9 @@ from tests.browser.conftest import browser, desktop, phone, screenshots, server 
 from tests.gameplay.conftest import make_users
 from tests.gameplay.conftest import quick_tables as quick_tables  # autouse
 
+# The invitation to a waiting table its seated players see (gameplay/lobby/_invite.html).
+SHARE = "Share this link: whoever opens it can take an open seat."
+
 
 @pytest.fixture
 def people() -> list[Any]:

@@ -8,8 +8,9 @@ import pytest
 
 from gameplay.models import Seat, Table
 from gameplay.services import lobby
+from tests.language import text, text_plural
 
-from .conftest import play_out
+from .conftest import SHARE, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,10 +33,11 @@ def test_anyone_sees_the_game_its_settings_the_seats_and_a_join_button(client, w
     response = client.get(join_url(waiting))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Saichugen" in html and "2 deals" in html and "30 s a move" in html
-    assert "ana" in html and "open seat" in html
+    deals = text_plural("%(deals)s deal", "%(deals)s deals", 2, deals=2)
+    assert "Saichugen" in html and deals in html and text("%(s)s s a move", s=30) in html
+    assert "ana" in html and text("open seat") in html
     assert f'<form method="post" action="{join_url(waiting)}" id="join-form">' in html
-    assert "Join this table" in html
+    assert text("Join this table") in html
     for token in tokens(waiting):
         assert token not in html
 
@@ -69,7 +71,8 @@ def test_a_table_with_two_open_seats_starts_only_with_the_last_one(client, peopl
     table.refresh_from_db()
     assert table.status == "waiting"
     page = client.get(join_url(table)).content.decode()
-    assert "You are seated at this table" in page and "Share this link" in page
+    seated = text("You are seated at this table. It starts when every seat is taken.")
+    assert seated in page and text(SHARE) in page
     client.force_login(cleo)
     assert client.post(join_url(table))["Location"] == f"/tables/{table.id}/"
     table.refresh_from_db()
@@ -85,7 +88,7 @@ def test_joining_a_full_table_is_a_409_with_a_message_and_no_seat(client, people
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
     assert not Seat.objects.filter(table=waiting, user=cleo).exists()
     html = response.content.decode()
-    assert "This table has started" in html
+    assert text("This table has started: its seats are taken.") in html
     assert f'href="/tables/{waiting.id}/"' in html  # spectators allowed: watch it
 
 
@@ -102,7 +105,7 @@ def test_a_started_table_without_spectators_shows_no_seats_and_no_watch_link(cli
     lobby.join(ben, table.id)
     client.force_login(olga)
     html = client.get(join_url(table)).content.decode()
-    assert "This table has started" in html
+    assert text("This table has started: its seats are taken.") in html
     assert "ben" not in html
     assert f'href="/tables/{table.id}/"' not in html
 
@@ -112,13 +115,16 @@ def test_a_cancelled_and_a_finished_table_say_so(client, people):
     cancelled = lobby.create_friendly(ana, game="saichugen").table
     lobby.leave(ana, cancelled.id)
     html = client.get(join_url(cancelled)).content.decode()
-    assert "This table was cancelled" in html and "Join this table" not in html
+    cancelled_text = text(
+        "This table was cancelled: everyone left, or it waited too long for players."
+    )
+    assert cancelled_text in html and text("Join this table") not in html
     finished = lobby.create_friendly(ana, game="saichugen").table
     lobby.join(ben, finished.id)
     lobby.join(cleo, finished.id)
     play_out(finished)
     html = client.get(join_url(finished)).content.decode()
-    assert "This table has finished" in html and "Join this table" not in html
+    assert text("This table has finished.") in html and text("Join this table") not in html
     client.force_login(olga)
     assert client.post(join_url(finished)).status_code == 409
 

@@ -7,6 +7,7 @@ import pytest
 
 from gameplay.models import Seat, Table
 from gameplay.services import lobby
+from tests.language import text
 
 from .conftest import play_out
 
@@ -30,7 +31,7 @@ def test_leaving_a_waiting_table_opens_the_seat_and_replaces_its_token(client, p
     table.refresh_from_db()
     assert table.status == "waiting"
     messages = [str(m) for m in client.get("/play/").context["messages"]]
-    assert any("seat is open again" in m for m in messages)
+    assert text("You left the table; your seat is open again.") in messages
 
 
 def test_the_last_person_to_leave_cancels_the_table(client, people):
@@ -41,7 +42,8 @@ def test_the_last_person_to_leave_cancels_the_table(client, people):
     table.refresh_from_db()
     assert table.status == "cancelled"
     page = client.get(f"/tables/{table.id}/").content.decode()
-    assert "This table was cancelled" in page
+    cancelled = text("This table was cancelled: everyone left, or it waited too long for players.")
+    assert cancelled in page
 
 
 def test_leaving_a_running_game_asks_resign_first_and_changes_nothing(client, people):
@@ -51,7 +53,7 @@ def test_leaving_a_running_game_asks_resign_first_and_changes_nothing(client, pe
     for response in (client.get(leave_url(table)), client.post(leave_url(table))):
         assert response.status_code == 200
         html = response.content.decode()
-        assert "Resign?" in html and 'name="confirm" value="resign"' in html
+        assert text("Resign?") in html and 'name="confirm" value="resign"' in html
     seat = Seat.objects.get(table=table, number=0)
     assert seat.user_id == ana.pk and not seat.bot
 
@@ -138,7 +140,8 @@ def test_there_is_nothing_to_leave_at_a_finished_table(client, people, finished)
     client.force_login(people[0])
     response = client.get(leave_url(finished), follow=True)
     assert response.redirect_chain[-1][0] == f"/tables/{finished.id}/"
-    assert any("nothing to leave" in str(m) for m in response.context["messages"])
+    left = text("This table is over; there is nothing to leave.")
+    assert left in [str(m) for m in response.context["messages"]]
     response = client.post(leave_url(finished), {"confirm": "resign"}, follow=True)
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
     assert finished.seats.get(number=0).user_id == people[0].pk

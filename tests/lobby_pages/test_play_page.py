@@ -9,7 +9,9 @@ from django.urls import reverse
 from gameplay import api
 from gameplay.models import Seat, Table
 from gameplay.services import lobby
+from tests.language import text
 
+from .conftest import SHARE
 from .forms import flipped_variant, form_data
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,7 +110,7 @@ def test_a_table_with_open_seats_waits_and_the_creator_lands_on_its_invitation(
     assert [s.is_open for s in seats] == [False] + [True] * (info.seats - 2) + [False]
     assert seats[-1].bot and seats[-1].bot_level == "basic"
     page = client.get(response["Location"]).content.decode()
-    assert "Share this link" in page
+    assert text(SHARE) in page
     assert f"http://testserver/tables/{table.id}/join/" in page
     for seat in seats:
         assert seat.token not in page

@@ -8,6 +8,7 @@ import pytest
 
 from gameplay.models import Table
 from gameplay.services import lobby
+from tests.language import text_plural
 
 from .conftest import play_out
 
@@ -25,7 +26,12 @@ def test_a_waiting_table_shows_its_invitation_and_leave_to_the_seated(client, pe
     table = lobby.create_friendly(ana, game="mediatore", bots=1).table
     client.force_login(ana)
     html = page(client, table)
-    assert 'id="waiting-table"' in html and "Waiting for players: 2 seats are open" in html
+    waiting = text_plural(
+        "Waiting for players: %(n)s seat is open. The game starts when it is taken.",
+        "Waiting for players: %(n)s seats are open. The game starts when they are taken.",
+        2,
+    )
+    assert 'id="waiting-table"' in html and waiting in html
     assert f'value="http://testserver/tables/{table.id}/join/"' in html
     assert f'action="/tables/{table.id}/leave/"' in html
     assert f'data-watch-table="{table.id}" data-empty="2"' in html  # reloads when it starts

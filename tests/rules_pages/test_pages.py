@@ -17,6 +17,7 @@ from gameplay.services import lobby
 from league.services import events as event_services
 from tests.gameplay.conftest import make_table, make_users, token
 from tests.home.page import Node, parse
+from tests.language import active, pattern, text, words
 
 GAMES = registry.game_names()
 TEMPLATES = Path(__file__).resolve().parents[2] / "gameplay" / "templates"
@@ -38,6 +39,11 @@ def flag_entries(page: Node) -> dict[str, tuple[Node, Node]]:
     return out
 
 
+def goal(message: str) -> str:
+    """A game's goal as its pages show it: translated, its white space as HTML renders it."""
+    return " ".join(text(message).split())
+
+
 def codes(node: Node) -> set[str]:
     return {c.text for c in node.find_all("code")}
 
@@ -51,8 +57,8 @@ def test_every_game_has_a_page_with_its_goal_and_every_flag_and_option_explained
     response = client.get(rules_url(game))
     assert response.status_code == 200
     page = parse(response.content)
-    assert f"How to play {spec.display_name}" in page.find(tag="h1").text
-    assert page.find(id="goal").text.endswith(" ".join(spec.goal.split()))
+    assert text("How to play %(game)s", game=spec.display_name) in page.find(tag="h1").text
+    assert page.find(id="goal").text.endswith(goal(spec.goal))
     assert page.find(id="scoring") is not None and page.find(id="worked-example") is not None
 
     entries = flag_entries(page)
@@ -61,21 +67,27 @@ def test_every_game_has_a_page_with_its_goal_and_every_flag_and_option_explained
         dt, dd = entries[flag.name]
         assert flag.name in codes(dt)
         # Named and its default told as the lobby's form names them (the schema's labels).
-        assert schema["label"] in dt.text
-        assert f"default: {api.value_label(schema, flag.default)}" in dt.text
-        assert len(dd.text.split()) >= 8, f"{flag.name}: no explanation"
+        assert text(schema["label"]) in dt.text
+        with active():
+            default = api.value_label(schema, flag.default)
+        assert text("default: %(value)s", value=default) in dt.text
+        assert words(dd.text) >= 8, f"{flag.name}: no explanation"
         if flag.kind == "choice":
             # Each option named (its key, and the label the lobby's form shows) and described.
             assert {str(c) for c in flag.choices} <= codes(dd), flag.name
             for choice in flag.choices:
-                assert api.value_label(schema, choice) in dd.text, (flag.name, choice)
-        if flag.kind == "int":
-            assert f"from {flag.min} to {flag.max}" in dd.text, flag.name
+                with active():
+                    label = api.value_label(schema, choice)
+                assert label in dd.text, (flag.name, choice)
+        if flag.kind == "int":  # its range ("from 1 to 12" in a longer sentence)
+            bounds = rf"(?<!\d){flag.min}(?!\d).*(?<!\d){flag.max}(?!\d)"
+            assert re.search(bounds, dd.text), flag.name
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_examples_show_cards_as_the_table_draws_them(client, game):
     page = parse(client.get(rules_url(game)).content)
+    card_name = pattern("%(rank)s of %(suit)s")
     faces = [n for n in page.walk() if n.tag == "span" and "pc" in n.attrs.get("class", "").split()]
     assert len(faces) >= 5
     for face in faces:
@@ -83,7 +95,7 @@ def test_the_examples_show_cards_as_the_table_draws_them(client, game):
             continue
         assert re.fullmatch(r"pc suit-[SHDCdcsb]( won)?", face.attrs["class"]), face.attrs
         assert face.find(**{"class": "rank"}) and face.find(**{"class": "pip"})
-        assert " of " in face.attrs["title"]  # "7 of hearts": its name on hover
+        assert card_name.fullmatch(face.attrs["title"])  # "7 of hearts": its name on hover
 
 
 @pytest.mark.parametrize("path", ["/games/chess/", "/games/SAICHUGEN/", "/games/saichugen_/"])
@@ -103,7 +115,7 @@ def test_the_list_of_games_links_every_rules_page_with_its_goal(client):
     for spec in registry.games():
         item = listed.find(**{"data-game": spec.name})
         assert rules_url(spec.name) in item.links
-        assert " ".join(spec.goal.split()) in item.text
+        assert goal(spec.goal) in item.text
     # Each rules page links its neighbours and the list.
     links = parse(client.get(rules_url("mediatore")).content).links
     assert "/rules/" in links
@@ -158,9 +170,9 @@ def test_the_table_page_shows_the_goal_and_links_the_rules(client, game):
     table = make_table(game, [ana], [f"bot{i}" for i in range(1, api.game(game).seats)])
     page = parse(client.get(f"/tables/{table.id}/?token={token(table, 0)}").content)
     head = page.find(tag="header", **{"class": "tbl-head"})
-    goal = head.find(id="goal")
-    assert " ".join(registry.get_game(game).goal.split()) in goal.text
-    assert rules_url(game) in goal.links
+    line = head.find(id="goal")
+    assert goal(registry.get_game(game).goal) in line.text
+    assert rules_url(game) in line.links
 
 
 @pytest.mark.django_db
@@ -172,7 +184,7 @@ def test_the_lobby_shows_every_games_goal_and_links_its_rules(client):
         quick = page.find(id="quick-play")
         for spec in registry.games():
             item = quick.find(**{"data-game": spec.name})
-            assert " ".join(spec.goal.split()) in item.text
+            assert goal(spec.goal) in item.text
             assert rules_url(spec.name) in item.links
     # The create form's rules of each game say what they mean.
     form = parse(client.get("/play/").content).find(id="create-form")
