@@ -15,8 +15,15 @@ from django.urls import reverse
 from league.models import Entry, Event, Fixture, Player, Result, Round, Seat, StandingsSnapshot
 from league.services.standings import standings_rows, touch_standings
 from league.views import STANDINGS_PAGE_SIZE
+from tests.language import text
 
 pytestmark = pytest.mark.django_db
+
+
+def page_of(number: int, pages: int) -> str:
+    """The pager's "page 2 of 3" in the test language."""
+    return text("page %(number)s of %(pages)s", number=number, pages=pages)
+
 
 ROW = re.compile(r'<tr id="player-(\d+)"( class="found")?[^>]*><td>(=?\d+)</td>')
 
@@ -97,9 +104,9 @@ def test_the_first_page_shows_the_first_hundred_rows_ranked_from_one(client, eve
     assert shown(response) == [(pid, str(rank)) for pid, rank in ranking(event)[:100]]
     assert [rank for _, rank in shown(response)] == [str(n) for n in range(1, 101)]
     page = response.content.decode()
-    assert "page 1 of 3" in page
+    assert page_of(1, 3) in page
     assert 'href="?page=2"' in page
-    assert "previous" not in page
+    assert text("previous") not in page
 
 
 def test_the_next_pages_continue_the_overall_ranks(client, event):
@@ -108,7 +115,7 @@ def test_the_next_pages_continue_the_overall_ranks(client, event):
     assert second == [(pid, str(rank)) for pid, rank in ranking(event)[100:200]]
     last = client.get(url(event, page=3))
     assert [rank for _, rank in shown(last)] == [str(n) for n in range(201, 250)]
-    assert "page 3 of 3" in last.content.decode()
+    assert page_of(3, 3) in last.content.decode()
     assert 'href="?page=2"' in last.content.decode()
     assert "next →" not in last.content.decode()  # no link past the last page
 
@@ -137,7 +144,7 @@ def test_player_opens_the_page_holding_the_row_and_highlights_it(client, event):
         assert target in on_page
         assert on_page[0] == rows[index // 100 * 100]["player_id"]
         assert highlighted(response) == [target]
-        assert f"page {index // 100 + 1} of 3" in response.content.decode()
+        assert page_of(index // 100 + 1, 3) in response.content.decode()
 
 
 def test_player_wins_over_page_and_an_unknown_player_is_said_so(client, event):
@@ -146,8 +153,9 @@ def test_player_wins_over_page_and_an_unknown_player_is_said_so(client, event):
     outsider = Player.objects.create(name="not entered")
     response = client.get(url(event, player=outsider.pk, page=2))
     assert highlighted(response) == []
-    assert "page 2 of 3" in response.content.decode()
-    assert f"Player {outsider.pk} is not in these standings" in response.content.decode()
+    assert page_of(2, 3) in response.content.decode()
+    missing = text("Player %(not_found)s is not in these standings.", not_found=outsider.pk)
+    assert missing in response.content.decode()
     assert highlighted(client.get(url(event, player="me"))) == []
 
 
@@ -158,7 +166,7 @@ def test_a_logged_in_player_finds_his_own_row(client, event, bob, charlie):
     link = f'href="?player={mine}#player-{mine}"'
     assert link in client.get(url(event)).content.decode()
     response = client.get(url(event, player=mine))
-    assert "page 2 of 3" in response.content.decode()
+    assert page_of(2, 3) in response.content.decode()
     assert highlighted(response) == [mine]
     client.force_login(charlie)  # logged in, but no player of this event
     assert "Find me" not in client.get(url(event)).content.decode()
@@ -175,7 +183,7 @@ def test_a_snapshot_behind_the_event_is_recomputed_before_paging(client, event):
     event.refresh_from_db()
     assert StandingsSnapshot.objects.get(event=event).version != event.standings_version
     response = client.get(url(event, player=last))
-    assert "page 1 of 3" in response.content.decode()
+    assert page_of(1, 3) in response.content.decode()
     assert shown(response)[0] == (last, "1")
     assert highlighted(response) == [last]
 
