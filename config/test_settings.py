@@ -10,6 +10,16 @@ os.environ.setdefault("SECRET_KEY", "test-secret-key")
 
 from config.settings import *  # noqa: F403
 
+# SQLite's in-memory test database (Django's default) shares one cache between connections,
+# where a lock held by one thread fails another thread's statement at once ("database table is
+# locked") instead of waiting: tests whose table server, pool threads or bots write beside the
+# test failed or passed by timing. A file, as the embedded mode uses, waits for the lock like
+# production does (the busy timeout of SQLITE_OPTIONS). pytest-django adds each xdist worker's
+# suffix to the name, and Django removes the file at the end of the run.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
+
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"

@@ -164,8 +164,11 @@ def test_behind_a_trusted_proxy_the_forwarded_client_is_locked_not_the_proxy(ali
     assert response.status_code == 302 and logged_in(elsewhere)
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_the_lockout_page_is_served_under_asgi_too(alice, settings):
     # Axes' async middleware calls the lockout response with other arguments than its sync one.
+    # The views run in another thread, on a connection of their own: alice must be committed
+    # for it to see her, and its writes (the failed attempts) must not wait on the test's.
     settings.AXES_FAILURE_LIMIT = 3
     client = AsyncClient()
     data = {"username": "alice", "password": "wrong"}
