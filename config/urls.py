@@ -1,3 +1,5 @@
+from csp.constants import SELF
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
@@ -32,8 +34,15 @@ urlpatterns = [
     path("api/", api_root.ApiRoot.as_view(), name="api-root"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view: Swagger UI's start-up script is a file of its own (/api/docs/?script=), not
-    # inline, as the Content Security Policy asks (templates/drf_spectacular/swagger_ui.html).
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    # inline, as the Content Security Policy asks (templates/drf_spectacular/swagger_ui.html);
+    # its style sheet draws icons from data: URLs, allowed as images on this page only.
+    path(
+        "api/docs/",
+        csp_update({"img-src": [SELF, "data:"]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+        ),
+        name="api-docs",
+    ),
     path("api/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
     path("api/tables/", include("gameplay.lobby_api_urls")),
     path("api/", include("league.api.urls")),

@@ -137,6 +137,8 @@ def test_every_page_is_served_under_the_policy_and_needs_nothing_loosened(pages)
         assert policy["object-src"] == ["'none'"] and policy["frame-ancestors"] == ["'none'"]
         assert policy["base-uri"] == ["'self'"] and policy["form-action"] == ["'self'"]
         assert "upgrade-insecure-requests" not in policy  # HTTPS=1 only (test_https.py)
+        # data: images for Swagger UI's icons, on its page only.
+        assert policy.get("img-src") == (["'self'", "data:"] if name == "api docs" else None)
         html = response.content.decode()
         # An inline element may run only with this response's nonce, which the header names.
         for nonce in re.findall(r"nonce=\"([^\"]+)\"", html):
