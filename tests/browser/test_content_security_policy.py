@@ -1,7 +1,8 @@
 """The Content Security Policy in Chromium: an injected inline script does not run, and the pages
 people use break none of its rules - signing up, the home page, the lobby's create form, a move
-at the table over its WebSocket, Swagger UI at /api/docs/ and the admin's log-in. Every
-`securitypolicyviolation` event and every console error is collected and must stay empty."""
+at the table over its WebSocket, Swagger UI at /api/docs/, the browsable API and the admin's
+log-in. Every `securitypolicyviolation` event and every console error is collected and must
+stay empty."""
 
 from __future__ import annotations
 
@@ -76,6 +77,10 @@ def test_pages_run_under_the_policy_without_a_single_violation(server, desktop):
     # Swagger UI (drf-spectacular's sidecar): its script file runs and it draws the operations.
     page.goto(f"{server.url}/api/docs/")
     page.locator(".swagger-ui .opblock").first.wait_for()
+
+    # DRF's browsable API, its syntax colours included.
+    page.goto(f"{server.url}/api/")
+    page.wait_for_selector(".response-info")
 
     page.goto(f"{server.url}/admin/login/")
     page.wait_for_selector("#login-form")

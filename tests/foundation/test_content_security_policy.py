@@ -82,7 +82,7 @@ def test_no_script_evaluates_strings_or_writes_markup(script: Path):
 
 def test_the_scans_see_every_template_and_script():
     names = {p.name for p in TEMPLATES}
-    assert {"base.html", "table.html", "standings.html", "swagger_ui.html"} <= names
+    assert {"base.html", "table.html", "standings.html", "swagger_ui.html", "api.html"} <= names
     assert {"table.js", "lobby.js", "site.js"} <= {p.name for p in SCRIPTS}
 
 
@@ -95,7 +95,7 @@ def directives(header: str) -> dict[str, list[str]]:
 @pytest.fixture
 def pages(db) -> dict[str, str]:
     """A page of each kind, by name: the site's, a live and a finished table, an event and its
-    round, the API docs, the admin's and allauth's."""
+    round, the API's docs and browsable pages, the admin's and allauth's."""
     ana, ben, cleo = make_users("ana", "ben", "cleo")
     live = make_table("three_five_eight", [ana], ["Bot B", "Bot C"])
     finished = play_out(make_table("three_five_eight", [ana, ben, cleo]))
@@ -118,6 +118,7 @@ def pages(db) -> dict[str, str]:
         "standings": reverse("league:standings", args=[event.slug]),
         "replay": reverse("gameplay:replay", args=[finished.id]),
         "api docs": reverse("api-docs"),
+        "browsable api": reverse("api-root") + "?format=api",
         "admin log-in": reverse("admin:login"),
         "log-in": reverse("account_login"),
         "sign-up": reverse("account_signup"),
