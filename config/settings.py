@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "axes",
+    "csp",  # the Content Security Policy (below) and its system checks
     "allauth",
     "allauth.account",
     "accounts",
@@ -69,6 +71,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content Security Policy on every response (CONTENT_SECURITY_POLICY below).
+    "config.security_policy.ContentSecurityPolicyMiddleware",
     "config.malformed.RefuseNulMiddleware",  # a NUL in a URL: 404/400, not a database error
     "config.busy.PoolBusyMiddleware",  # no database connection free in time: 503, not 500
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -247,6 +251,46 @@ GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 20, min
 # A person's turn clock starts when they first connect to the table, or this many seconds after
 # the deal at the latest (a table's default, `Table.connect_grace`; docs/tables.md, "Clocks").
 GAMEPLAY_CONNECT_GRACE = env_int("GAMEPLAY_CONNECT_GRACE", 60, minimum=0)
+
+# --- HTTPS and the Content Security Policy (README "Running at scale", docs/browser.md) ------
+# HTTPS=1: the site is served over HTTPS by a TLS-terminating proxy that sets (overwrites)
+# X-Forwarded-Proto on every request it passes on. Django then knows a request came over HTTPS,
+# redirects plain HTTP there, sends cookies only over HTTPS and tells browsers to use nothing
+# else for a year (HSTS).
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    # A health check reaches each process directly, over plain HTTP: answered, not redirected.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    # No `preload` in the HSTS header (check --deploy's W021): it asks browsers' makers to build
+    # HTTPS-only into every browser for the whole registrable domain (example.org, not only
+    # mediana.example.org), which is the domain owner's decision and takes months to undo. An
+    # owner who wants it adds it at the proxy and submits the domain at hstspreload.org.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+# Enforced in every mode, so every test and browser test runs under it. Scripts and style
+# sheets come from our own static files only; an inline <script> or <style> needs the
+# request's nonce and no element has an inline handler (onclick=) or a style= attribute
+# (docs/browser.md, "Content Security Policy"). The table's socket is same-origin: 'self'
+# covers ws:/wss: in current browsers, config.security_policy names it for older ones.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "upgrade-insecure-requests": HTTPS,
+    }
+}
 
 # --- Throttling -----------------------------------------------------------------------------
 # The client's address (accounts/client_address.py) for log-in lockouts, API throttles and the

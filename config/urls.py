@@ -1,7 +1,9 @@
+from csp.constants import SELF
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import api as accounts_api
 from accounts import language
@@ -31,7 +33,16 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api_root.ApiRoot.as_view(), name="api-root"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view: Swagger UI's start-up script is a file of its own (/api/docs/?script=), not
+    # inline, as the Content Security Policy asks (templates/drf_spectacular/swagger_ui.html);
+    # its style sheet draws icons from data: URLs, allowed as images on this page only.
+    path(
+        "api/docs/",
+        csp_update({"img-src": [SELF, "data:"]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+        ),
+        name="api-docs",
+    ),
     path("api/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
     path("api/tables/", include("gameplay.lobby_api_urls")),
     path("api/", include("league.api.urls")),
