@@ -1,10 +1,11 @@
 """Logging set-up that keeps secrets out of every log line, the servers' access logs included.
 
-Seat tokens travel in URLs (`/tables/<id>/?token=…`, `/ws/tables/<id>/?token=…`) and uvicorn
-logs every request line and WebSocket handshake with its query string. `RedactSecrets` rewrites
-`token=<value>` (also percent-encoded, as in a login `next=`), `Token <key>` / `Bearer <key>`
-(API credentials), `"token": "<value>"`, the password of a `scheme://user:password@host` URL
-and the row or key values PostgreSQL quotes in an error (a seat's token, a table's seed).
+Secrets travel in URLs (seat tokens, allauth's password-reset and e-mail confirmation keys,
+claim invitations, unsubscribe links: `URL_SECRETS`) and every server logs every request line
+and WebSocket handshake with its path and query string. `RedactSecrets` rewrites each of them
+(also percent-encoded, as in a login `next=`), `Token <key>` / `Bearer <key>` (API
+credentials), `"token": "<value>"`, the password of a `scheme://user:password@host` URL and the
+row or key values PostgreSQL quotes in an error (a seat's token, a table's seed).
 
 Where the filter goes, and why: uvicorn configures its own loggers and handlers before it imports
 `config.asgi`; Django then applies LOGGING (at django.setup(), during that import), which leaves
@@ -28,9 +29,29 @@ from celery.signals import after_setup_logger, after_setup_task_logger
 
 REDACTED = "[redacted]"
 
+# Every secret that can travel in a URL, by what stands right before it; the secret runs to the
+# end of its query value or path segment, and reads `[redacted]`. A new secret is one line here.
+URL_SECRETS = (
+    "token=",  # ?token=: seat tokens, claim invitations, unsubscribe links; also csrftoken=
+    "/password/reset/key/",  # allauth's password reset: …/key/<uidb36>-<key>/
+    "/confirm-email/",  # allauth's e-mail confirmation: …/confirm-email/<key>/
+)
+
+# A URL inside a URL (a login's `next=`) is percent-encoded, once or twice: `/` reads `%2F` or
+# `%252F`, `=` `%3D` or `%253D`.
+_DELIMITER = {c: rf"(?:{re.escape(c)}|%(?:25)?{ord(c):02X})" for c in "/?=&#"}
+# A value ends at a delimiter, raw or encoded; other escapes (`%3A`, the colons of a signed
+# token) are part of it.
+_URL_VALUE = r"""(?:[^\s"'#&/?;,<>()\[\]{}\\%]|%(?!(?:25)?(?:2F|3F|3D|26|23))[0-9A-F]{2})+"""
+
+
+def _url_secrets(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = ("".join(_DELIMITER.get(c, re.escape(c)) for c in p) for p in prefixes)
+    return re.compile(rf"(?i)((?:{'|'.join(alternatives)})){_URL_VALUE}")
+
+
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    # ?token=…, &token=…, seat_token=…, csrftoken=…, and token%3D… inside an encoded `next=`.
-    (re.compile(r"(?i)(token(?:=|%3D|%253D))[^&\s\"'#;,<>()\[\]{}%\\]+"), rf"\g<1>{REDACTED}"),
+    (_url_secrets(URL_SECRETS), rf"\g<1>{REDACTED}"),
     # Authorization: Token <key> / Bearer <key> (DRF token keys are 40 hex digits).
     (re.compile(r"(?i)\b(Token|Bearer)(\s+)[A-Za-z0-9._~+/=-]{16,}"), rf"\g<1>\g<2>{REDACTED}"),
     # "token": "…" / 'seat_token': '…' (a dict or JSON in a message).
