@@ -214,7 +214,7 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         self.last_seq = -1
         self.race_lost_at = -1  # the last seq whose `stale` answer was not charged
         self.group = notify.group_name(self.table_id, self.seat)
-        self.bucket = limits.SendRate()
+        self.send_rate = limits.SendRate()
         if self.seat is None:
             # Counted (committed) before it joins and reads: a move claimed with a count of 0
             # sends no spectators' state, and this connection's first read has it.
@@ -271,7 +271,7 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         except Exception:  # a hole in parse_message: still the client's bad frame
             log.exception("table %s: parsing a frame failed", self.table_id)
             refused = TableError("bad_message", "send one JSON object per message")
-        too_fast = self.bucket.refusal(limits.frame_size(text_data, bytes_data))
+        too_fast = self.send_rate.refusal(limits.frame_size(text_data, bytes_data))
         if too_fast is not None:
             await self.send_error("rate_limited", too_fast, echo_id(content))
             return
@@ -324,13 +324,13 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         except TableError as exc:
             if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
                 self.race_lost_at = seq
-                self.bucket.refund()
+                self.send_rate.refund()
             await self.send_error(exc.code, exc.message, client_echo, exc.reason, exc.params)
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return
         if played.applied:
-            self.bucket.refund()
+            self.send_rate.refund()
         if played.duplicate:
             await self.send_missing(again=True)  # acknowledged by the current state
         # A new action: its state arrives through the group like everybody else's.
