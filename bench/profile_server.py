@@ -234,8 +234,18 @@ def time_floor(timers: Timers, floor_server: Any) -> None:
 def run_mediana(port: int) -> None:
     import uvicorn
 
+    from config.websocket_frames import MAX_FRAME_BYTES
+
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    uvicorn.run("config.asgi:application", host="127.0.0.1", port=port, log_level="warning")
+    # README's flags: the client address is Mediana's decision, frames are capped.
+    uvicorn.run(
+        "config.asgi:application",
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        proxy_headers=False,
+        ws_max_size=MAX_FRAME_BYTES,
+    )
 
 
 def run_floor(argv: list[str], timers: Timers | None = None) -> None:

@@ -1,16 +1,18 @@
-"""Logging set-up that keeps secrets out of every log line, the servers' access logs included.
+"""Logging set-up that keeps secrets out of every log line, the servers' access logs included,
+and a client's bad request to one line (`ClientErrorsInOneLine`).
 
-Seat tokens travel in URLs (`/tables/<id>/?token=…`, `/ws/tables/<id>/?token=…`) and uvicorn
-logs every request line and WebSocket handshake with its query string. `RedactSecrets` rewrites
-`token=<value>` (also percent-encoded, as in a login `next=`), `Token <key>` / `Bearer <key>`
-(API credentials), `"token": "<value>"`, the password of a `scheme://user:password@host` URL
-and the row or key values PostgreSQL quotes in an error (a seat's token, a table's seed).
+Secrets travel in URLs (seat tokens, allauth's password-reset and e-mail confirmation keys,
+claim invitations, unsubscribe links: `URL_SECRETS`) and every server logs every request line
+and WebSocket handshake with its path and query string. `RedactSecrets` rewrites each of them
+(also percent-encoded, as in a login `next=`), `Token <key>` / `Bearer <key>` (API
+credentials), `"token": "<value>"`, the password of a `scheme://user:password@host` URL and the
+row or key values PostgreSQL quotes in an error (a seat's token, a table's seed).
 
 Where the filter goes, and why: uvicorn configures its own loggers and handlers before it imports
 `config.asgi`; Django then applies LOGGING (at django.setup(), during that import), which leaves
 uvicorn's handlers on its `uvicorn.*` loggers (propagate False), so a filter on our own handler
 alone never sees the access log. `configure` (settings.LOGGING_CONFIG) therefore applies LOGGING,
-then puts the filter on every handler that exists by then (uvicorn's, a `--log-config` file's,
+then puts the filters on every handler that exists by then (uvicorn's, a `--log-config` file's,
 Daphne's, ours) and on the server loggers themselves: a filter on a logger survives a later
 dictConfig (which replaces handlers, never filters), so uvicorn's lines are redacted whichever
 configured logging last. Celery replaces the root handler when a worker starts; the
@@ -28,9 +30,29 @@ from celery.signals import after_setup_logger, after_setup_task_logger
 
 REDACTED = "[redacted]"
 
+# Every secret that can travel in a URL, by what stands right before it; the secret runs to the
+# end of its query value or path segment, and reads `[redacted]`. A new secret is one line here.
+URL_SECRETS = (
+    "token=",  # ?token=: seat tokens, claim invitations, unsubscribe links; also csrftoken=
+    "/password/reset/key/",  # allauth's password reset: …/key/<uidb36>-<key>/
+    "/confirm-email/",  # allauth's e-mail confirmation: …/confirm-email/<key>/
+)
+
+# A URL inside a URL (a login's `next=`) is percent-encoded, once or twice: `/` reads `%2F` or
+# `%252F`, `=` `%3D` or `%253D`.
+_DELIMITER = {c: rf"(?:{re.escape(c)}|%(?:25)?{ord(c):02X})" for c in "/?=&#"}
+# A value ends at a delimiter, raw or encoded; other escapes (`%3A`, the colons of a signed
+# token) are part of it.
+_URL_VALUE = r"""(?:[^\s"'#&/?;,<>()\[\]{}\\%]|%(?!(?:25)?(?:2F|3F|3D|26|23))[0-9A-F]{2})+"""
+
+
+def _url_secrets(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = ("".join(_DELIMITER.get(c, re.escape(c)) for c in p) for p in prefixes)
+    return re.compile(rf"(?i)((?:{'|'.join(alternatives)})){_URL_VALUE}")
+
+
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    # ?token=…, &token=…, seat_token=…, csrftoken=…, and token%3D… inside an encoded `next=`.
-    (re.compile(r"(?i)(token(?:=|%3D|%253D))[^&\s\"'#;,<>()\[\]{}%\\]+"), rf"\g<1>{REDACTED}"),
+    (_url_secrets(URL_SECRETS), rf"\g<1>{REDACTED}"),
     # Authorization: Token <key> / Bearer <key> (DRF token keys are 40 hex digits).
     (re.compile(r"(?i)\b(Token|Bearer)(\s+)[A-Za-z0-9._~+/=-]{16,}"), rf"\g<1>\g<2>{REDACTED}"),
     # "token": "…" / 'seat_token': '…' (a dict or JSON in a message).
@@ -110,13 +132,38 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def _has_redaction(filterer: logging.Filterer) -> bool:
-    return any(isinstance(f, RedactSecrets) for f in filterer.filters)
+class ClientErrorsInOneLine(logging.Filter):
+    """A 4xx response's record is one warning line, without the exception's traceback.
+
+    Django logs a PermissionDenied (403), a BadRequest (a NUL in a query string: 400) and a
+    SuspiciousOperation (a foreign Host header: 400, as an error) with the whole traceback, so
+    any anonymous client could write twenty lines to the disk per request. The request was at
+    fault, not the server, and the line (status, reason, path) says all there is; a 5xx keeps
+    its traceback. Django puts the response's status on the record (`status_code`).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500:
+            record.exc_info = record.exc_text = None
+            if record.levelno > logging.WARNING:
+                record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
 
 
-def redact_every_handler() -> None:
-    """Put `RedactSecrets` on every handler of every logger that exists now, and on the
-    servers' loggers (see the module docstring for why both)."""
+# On every handler and server logger, in this order (a traceback dropped needs no redaction).
+FILTERS = (ClientErrorsInOneLine, RedactSecrets)
+
+
+def _add_filters(filterer: logging.Filterer) -> None:
+    for kind in FILTERS:
+        if not any(isinstance(f, kind) for f in filterer.filters):
+            filterer.addFilter(kind())
+
+
+def filter_every_handler() -> None:
+    """Put `FILTERS` on every handler of every logger that exists now, and on the servers'
+    loggers (see the module docstring for why both)."""
     loggers: list[logging.Logger] = [logging.getLogger()]
     loggers += [
         logger
@@ -126,22 +173,19 @@ def redact_every_handler() -> None:
     loggers += [logging.getLogger(name) for name in SERVER_LOGGERS]
     for logger in loggers:
         for handler in logger.handlers:
-            if not _has_redaction(handler):
-                handler.addFilter(RedactSecrets())
+            _add_filters(handler)
     for name in SERVER_LOGGERS:
-        logger = logging.getLogger(name)
-        if not _has_redaction(logger):
-            logger.addFilter(RedactSecrets())
+        _add_filters(logging.getLogger(name))
 
 
 def configure(config: dict[str, Any]) -> None:
-    """settings.LOGGING_CONFIG: apply LOGGING, then redact everywhere."""
+    """settings.LOGGING_CONFIG: apply LOGGING, then filter everywhere."""
     logging.config.dictConfig(config)
-    redact_every_handler()
+    filter_every_handler()
 
 
 def _after_celery_setup(**_: Any) -> None:
-    redact_every_handler()
+    filter_every_handler()
 
 
 # A Celery worker or beat sets up its own handlers after Django's logging.

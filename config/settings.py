@@ -25,6 +25,7 @@ from config.env import (
     env_str,
     env_url,
 )
+from config.websocket_frames import MAX_FRAME_BYTES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MEDIANA_VAR_DIR") or BASE_DIR / "var")
@@ -242,6 +243,14 @@ GAMEPLAY_BOT_SECONDS = env_seconds_map("GAMEPLAY_BOT_SECONDS", {"strong": 0.3})
 GAMEPLAY_BOT_PROCESSES = env_int("GAMEPLAY_BOT_PROCESSES", 1, minimum=1)
 GAMEPLAY_RATE_PER_SECOND = env_int("GAMEPLAY_RATE_PER_SECOND", 20, minimum=1)
 GAMEPLAY_RATE_BURST = env_int("GAMEPLAY_RATE_BURST", 40, minimum=1)
+# Bytes a table connection may send (gameplay/consumers/limits.py): a burst of two of the largest
+# frames, then 16 KiB a second; an action is ~100 bytes, and applied ones are given back.
+GAMEPLAY_BYTES_PER_SECOND = env_int("GAMEPLAY_BYTES_PER_SECOND", 16_384, minimum=1)
+GAMEPLAY_BYTES_BURST = env_int("GAMEPLAY_BYTES_BURST", 2 * MAX_FRAME_BYTES, minimum=1)
+# Daphne (`manage.py runserver`) refuses larger WebSocket frames and messages (closes with 1009);
+# uvicorn gets the same cap on its command line, `--ws-max-size` (config/websocket_frames.py).
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = MAX_FRAME_BYTES
+DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
 GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
 # Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
 GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)

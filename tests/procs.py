@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -95,21 +97,32 @@ def running(args: list[str], env: dict[str, str], port: int | None = None) -> It
                 proc.wait()
 
 
+def readme_uvicorn_lines() -> list[list[str]]:
+    """Every uvicorn command line of README.md's code blocks, split into arguments."""
+    text = (ROOT / "README.md").read_text().replace("\\\n", " ")
+    lines = re.findall(r"^\.venv/bin/uvicorn .*$", text, flags=re.MULTILINE)
+    return [shlex.split(line.removesuffix("&")) for line in lines]
+
+
+def readme_uvicorn(port: int, app: str = "config.asgi:application") -> list[str]:
+    """README's uvicorn command line ("Running at scale"), serving `app` on 127.0.0.1:`port`.
+
+    Read from README.md, so the servers tests and benchmarks start are the ones the docs tell
+    you to run, flags included (`--no-proxy-headers`, `--ws-max-size`)."""
+    args = readme_uvicorn_lines()[0]
+    args[0] = str(BIN / "uvicorn")
+    args[1] = app
+    args[args.index("--host") + 1] = "127.0.0.1"
+    args[args.index("--port") + 1] = str(port)
+    return args
+
+
 @contextmanager
 def uvicorn_server(env: dict[str, str]) -> Iterator[int]:
-    """One uvicorn process serving config.asgi on a free port; yields the port."""
+    """One uvicorn process serving config.asgi on a free port, as README starts it; yields the
+    port."""
     port = free_port()
-    args = [
-        str(BIN / "uvicorn"),
-        "config.asgi:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--log-level",
-        "warning",
-    ]
-    with running(args, env, port):
+    with running([*readme_uvicorn(port), "--log-level", "warning"], env, port):
         yield port
 
 

@@ -1,9 +1,16 @@
-"""A cap on spectator sockets per client address (`GAMEPLAY_SPECTATORS_PER_ADDRESS`).
+"""A table connection's limits: what it may send (messages and bytes a second) and how many
+spectator sockets one client address may hold.
 
-Without it one address could open thousands of spectator sockets and each costs the server
-memory. Seated sockets (a seat token, or a seated session user) are never counted: a player
-always reaches their own table. The client address is `accounts.client_address`'s, the same
-the log-in lockout and API throttles use (X-Forwarded-For only from TRUSTED_PROXIES).
+Rates (`GAMEPLAY_RATE_*`, `GAMEPLAY_BYTES_*`): two token buckets per connection. The message
+bucket stops noise; the byte bucket stops a client that sends large frames, each legal (under
+the frame cap, config/websocket_frames.py) but together megabytes a second. Play is never
+limited: the consumer gives back what an applied action cost, in both buckets.
+
+The spectator cap (`GAMEPLAY_SPECTATORS_PER_ADDRESS`): without it one address could open
+thousands of spectator sockets and each costs the server memory. Seated sockets (a seat token,
+or a seated session user) are never counted: a player always reaches their own table. The
+client address is `accounts.client_address`'s, the same the log-in lockout and API throttles
+use (X-Forwarded-For only from TRUSTED_PROXIES).
 
 The count is per process, in memory: with several ASGI processes an address may hold the cap
 on each of them. Every connect and disconnect of a process runs on its one event loop and
@@ -12,6 +19,7 @@ nothing awaits between the check and the count, so no lock is needed.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any
 
@@ -24,6 +32,64 @@ from accounts.client_address import scope_client_address
 TOO_MANY_SPECTATORS = 4429
 
 _open: Counter[str] = Counter()
+
+
+class TokenBucket:
+    """Allow `rate` units a second on average with bursts of `burst` (per connection)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def allow(self, cost: float = 1) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+    def refund(self, cost: float = 1) -> None:
+        self.tokens = min(self.burst, self.tokens + cost)
+
+
+class SendRate:
+    """What one connection may send: messages and bytes a second, each with its burst."""
+
+    def __init__(self) -> None:
+        self.messages = TokenBucket(
+            float(settings.GAMEPLAY_RATE_PER_SECOND), float(settings.GAMEPLAY_RATE_BURST)
+        )
+        self.bytes = TokenBucket(
+            float(settings.GAMEPLAY_BYTES_PER_SECOND), float(settings.GAMEPLAY_BYTES_BURST)
+        )
+        self.last_size = 0
+
+    def refusal(self, size: int) -> str | None:
+        """Why a frame of `size` bytes is refused (the `rate_limited` answer), or None."""
+        self.last_size = 0
+        if not self.messages.allow():
+            return "too many messages; slow down"
+        if not self.bytes.allow(size):
+            return "too many bytes; slow down"
+        self.last_size = size
+        return None
+
+    def refund(self) -> None:
+        """Give back what the last frame cost: it turned out to be play, not noise."""
+        self.messages.refund()
+        self.bytes.refund(self.last_size)
+        self.last_size = 0
+
+
+def frame_size(text_data: str | None, bytes_data: bytes | None) -> int:
+    """A frame's size on the wire, in bytes (a text frame is UTF-8)."""
+    if text_data is not None:
+        return len(text_data.encode("utf-8", "surrogatepass"))
+    return len(bytes_data or b"")
 
 
 class SpectatorSlot:

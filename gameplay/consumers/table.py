@@ -11,16 +11,15 @@ import functools
 import json
 import logging
 import re
-import time
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import close_old_connections
 
+from config.websocket_frames import MAX_MESSAGE_CHARS
 from gameplay.consumers import limits
 from gameplay.consumers.dispatch import InTurnDispatchMixin
 from gameplay.services import notify, payloads, play, pool, presence, runner, watchers
@@ -29,7 +28,6 @@ from gameplay.services.identity import identify
 
 log = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 16_384
 MAX_DEPTH = 16  # nesting of objects and arrays; the protocol's own messages need at most ~4
 
 
@@ -66,29 +64,6 @@ MAX_ID_LENGTH = 64
 # seat): the client reconnects and is identified afresh. 4403 when it may no longer look at all.
 SEAT_CHANGED = 4409
 REFUSED = 4403
-
-
-class TokenBucket:
-    """Allow `rate` messages a second on average with bursts of `burst` (per connection)."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def refund(self) -> None:
-        """Give back the token of a message that turned out to be play, not noise."""
-        self.tokens = min(self.burst, self.tokens + 1)
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -139,8 +114,8 @@ def parse_message(text_data: str | None) -> dict[str, Any]:
     """
     if text_data is None:
         raise TableError("bad_message", "send text frames, not binary")
-    if len(text_data) > MAX_MESSAGE_BYTES:
-        raise TableError("bad_message", f"a message may have at most {MAX_MESSAGE_BYTES} chars")
+    if len(text_data) > MAX_MESSAGE_CHARS:
+        raise TableError("bad_message", f"a message may have at most {MAX_MESSAGE_CHARS} chars")
     if _too_deep(text_data):
         raise TableError("bad_message", f"a message may nest at most {MAX_DEPTH} levels")
     try:
@@ -239,10 +214,7 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         self.last_seq = -1
         self.race_lost_at = -1  # the last seq whose `stale` answer was not charged
         self.group = notify.group_name(self.table_id, self.seat)
-        self.bucket = TokenBucket(
-            float(getattr(settings, "GAMEPLAY_RATE_PER_SECOND", 20)),
-            float(getattr(settings, "GAMEPLAY_RATE_BURST", 40)),
-        )
+        self.send_rate = limits.SendRate()
         if self.seat is None:
             # Counted (committed) before it joins and reads: a move claimed with a count of 0
             # sends no spectators' state, and this connection's first read has it.
@@ -299,8 +271,9 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         except Exception:  # a hole in parse_message: still the client's bad frame
             log.exception("table %s: parsing a frame failed", self.table_id)
             refused = TableError("bad_message", "send one JSON object per message")
-        if not self.bucket.allow():
-            await self.send_error("rate_limited", "too many messages; slow down", echo_id(content))
+        too_fast = self.send_rate.refusal(limits.frame_size(text_data, bytes_data))
+        if too_fast is not None:
+            await self.send_error("rate_limited", too_fast, echo_id(content))
             return
         if refused is not None:
             await self.send_error(refused.code, refused.message, None)
@@ -351,13 +324,13 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         except TableError as exc:
             if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
                 self.race_lost_at = seq
-                self.bucket.refund()
+                self.send_rate.refund()
             await self.send_error(exc.code, exc.message, client_echo, exc.reason, exc.params)
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return
         if played.applied:
-            self.bucket.refund()
+            self.send_rate.refund()
         if played.duplicate:
             await self.send_missing(again=True)  # acknowledged by the current state
         # A new action: its state arrives through the group like everybody else's.

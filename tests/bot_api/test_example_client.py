@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from gameplay.engines import registry as engines
-from tests.procs import BIN, ROOT, free_port, manage, running, service_env
+from tests.procs import ROOT, free_port, manage, readme_uvicorn, running, service_env
 
 CLIENT = ROOT / "docs" / "examples" / "bot_client.py"
 GAMES = engines.game_names()
@@ -35,8 +35,7 @@ def server(tmp_path_factory) -> Iterator[str]:
         ".create_user('robo', password='robo-pass-42', is_bot_account=True)",
     )
     port = free_port()
-    args = [str(BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1"]
-    with running([*args, "--port", str(port), "--log-level", "warning"], env, port):
+    with running([*readme_uvicorn(port), "--log-level", "warning"], env, port):
         yield f"http://127.0.0.1:{port}"
 
 

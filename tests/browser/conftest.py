@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.procs import BIN, ROOT, free_port, manage, running, service_env
+from tests.procs import ROOT, free_port, manage, readme_uvicorn, running, service_env
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -67,8 +67,7 @@ def server(tmp_path_factory) -> Iterator[Server]:
     server = Server("", env)
     server.manage("migrate", "--no-input", "-v0")
     port = free_port()
-    args = [str(BIN / "uvicorn"), "tests.browser.asgi:application", "--host", "127.0.0.1"]
-    args += ["--port", str(port), "--log-level", "warning"]
+    args = [*readme_uvicorn(port, "tests.browser.asgi:application"), "--log-level", "warning"]
     with running(args, env, port):
         server.url = f"http://127.0.0.1:{port}"
         yield server

@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote, unquote, urlencode
 
 import pytest
 import websockets
@@ -27,18 +28,29 @@ from uvicorn.logging import AccessFormatter
 
 from config.logging import RedactSecrets, redact
 from tests.gameplay.test_scale import player, shared_database
-from tests.procs import BIN, ROOT, free_port, manage, run_async, wait_for_port
+from tests.procs import (
+    ROOT,
+    free_port,
+    manage,
+    readme_uvicorn,
+    run_async,
+    service_env,
+    wait_for_port,
+)
 
 
 @contextmanager
 def uvicorn_logging_to(log: Path, env: dict[str, str]) -> Iterator[int]:
     """The README's uvicorn command at its default log level, stdout and stderr into `log`."""
     port = free_port()
-    args = [str(BIN / "uvicorn"), "config.asgi:application"]
-    args += ["--host", "127.0.0.1", "--port", str(port), "--ws", "websockets"]
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            readme_uvicorn(port),
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         try:
             wait_for_port(port, proc)
@@ -137,6 +149,85 @@ def test_a_real_uvicorn_logs_no_token(tmp_path):
         assert secret not in text
 
 
+# Run in `manage.py shell` on the server's database: a real account with a password-reset key
+# and an e-mail confirmation key made by allauth, an organizer's claim invitation and an
+# unsubscribe link made by our code; prints their paths.
+MAKE_URL_SECRETS = """
+import json
+from urllib.parse import urlencode, urlsplit
+from allauth.account.forms import default_token_generator
+from allauth.account.models import EmailAddress, EmailConfirmationHMAC
+from allauth.account.utils import user_pk_to_url_str
+from django.urls import reverse
+from accounts.models import User
+from league.models import Player
+from league.services import claims, notice_mail
+
+ann = User.objects.create_user("ann", "ann@example.org", "not-used-here")
+address = EmailAddress.objects.create(user=ann, email=ann.email, primary=True, verified=False)
+reset = reverse(
+    "account_reset_password_from_key",
+    kwargs={"uidb36": user_pk_to_url_str(ann), "key": default_token_generator.make_token(ann)},
+)
+staff = User.objects.create_user("sam", password="not-used-here", is_staff=True)
+claim = claims.invite_to_claim(Player.objects.create(name="Bea"), by=staff).token
+unsubscribe = urlsplit(notice_mail.unsubscribe_url(ann.pk, None))
+print(json.dumps({
+    "reset": reset,
+    "confirm": reverse("account_confirm_email", args=[EmailConfirmationHMAC(address).key]),
+    "claim": reverse("claim") + "?" + urlencode({"token": claim}),
+    "unsubscribe": unsubscribe.path + "?" + unsubscribe.query,
+}))
+"""
+
+
+def secret_parts(path: str) -> list[str]:
+    """The secret of a URL made by MAKE_URL_SECRETS, raw and percent-encoded, and each part of a
+    signed one (a `%3A` left unredacted would show the rest)."""
+    secret = unquote(path.split("token=")[-1] if "token=" in path else path.split("/")[-2])
+    parts = [secret, quote(secret, safe=""), *secret.split(":")]
+    return [part for part in parts if len(part) >= 6]
+
+
+def test_a_real_uvicorn_logs_no_key_that_opens_an_account(tmp_path):
+    """Password-reset and e-mail confirmation keys, claim invitations and unsubscribe links, made
+    for a real account, in every line a server writes about them: the access log, Django's "Not
+    Found" and CSRF warnings, and a log-in page whose `next=` holds the claim link."""
+    log = tmp_path / "server.log"
+    env = service_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env.pop("REDIS_URL", None)
+    manage(env, "migrate", "--no-input", "-v0")
+    urls = json.loads(manage(env, "shell", "--no-imports", "-c", MAKE_URL_SECRETS))
+    login = "/accounts/login/?" + urlencode({"next": urls["claim"]})
+    with uvicorn_logging_to(log, env) as port:
+        base = f"http://127.0.0.1:{port}"
+        # A valid reset key is kept in the session and the browser sent on without it.
+        assert http_get(base + urls["reset"]) == 200
+        assert http_get(base + urls["confirm"]) == 200
+        assert http_get(base + urls["claim"]) == 200
+        assert http_get(base + login) == 200
+        assert http_get(base + urls["unsubscribe"]) == 200
+        assert http_post(base + urls["unsubscribe"]) == 200  # RFC 8058's one-click POST
+        # allauth's reset route takes any path after the key (a bad key's page): a NUL is a 404.
+        assert http_get(base + urls["reset"] + "%00/") == 404
+        assert http_get(base + urls["confirm"] + "nothing/") == 404
+        for kind in ("reset", "confirm"):
+            assert http_post(base + urls[kind]) == 403  # no CSRF cookie
+    text = log.read_text(errors="replace")
+    # The lines are there, each path in its shape with the secret part redacted.
+    assert '"GET /accounts/password/reset/key/[redacted]/ HTTP/1.1" 302' in text
+    assert "Not Found: /accounts/password/reset/key/[redacted]/\\x00/" in text
+    assert "Forbidden (CSRF cookie not set.): /accounts/password/reset/key/[redacted]/" in text
+    assert '"GET /accounts/confirm-email/[redacted]/ HTTP/1.1" 200' in text
+    assert "Not Found: /accounts/confirm-email/[redacted]/nothing/" in text
+    assert '"GET /accounts/claim/?token=[redacted] HTTP/1.1" 200' in text
+    assert '"GET /accounts/login/?next=%2Faccounts%2Fclaim%2F%3Ftoken%3D[redacted] HTTP' in text
+    assert '"POST /notices/unsubscribe/?token=[redacted] HTTP/1.1" 200' in text
+    for kind in ("reset", "confirm", "claim", "unsubscribe"):
+        for part in secret_parts(urls[kind]):
+            assert part not in text, (kind, part)
+
+
 def test_uvicorns_access_formatter_still_formats_a_redacted_record():
     """The filter keeps uvicorn's five access-log arguments (its formatter unpacks them)."""
     record = logging.LogRecord(
@@ -191,6 +282,29 @@ def test_the_handlers_a_celery_worker_sets_up_are_filtered_too():
     [
         ("GET /ws/tables/t/?token=Ab-_9z&seat=1", "GET /ws/tables/t/?token=[redacted]&seat=1"),
         ("/login/?next=/tables/t/%3Ftoken%3DAb-9z", "/login/?next=/tables/t/%3Ftoken%3D[redacted]"),
+        (
+            "/accounts/password/reset/key/1-cbz3k4-0a1b2c/",
+            "/accounts/password/reset/key/[redacted]/",
+        ),
+        ("/accounts/confirm-email/MQ:1tXy:a-b_c/", "/accounts/confirm-email/[redacted]/"),
+        ("/accounts/confirm-email/MQ%3A1tXy%3Aa-b/x/", "/accounts/confirm-email/[redacted]/x/"),
+        # A signed token's colons are escaped in a query: the whole token goes, not its first part.
+        (
+            "/notices/unsubscribe/?token=WzEsIioiXQ%3A1t%3Asig",
+            "/notices/unsubscribe/?token=[redacted]",
+        ),
+        (
+            "/accounts/login/?next=%2Faccounts%2Fclaim%2F%3Ftoken%3DAb-9z%26x%3D1",
+            "/accounts/login/?next=%2Faccounts%2Fclaim%2F%3Ftoken%3D[redacted]%26x%3D1",
+        ),
+        (
+            "/accounts/login/?next=%2Faccounts%2Fpassword%2Freset%2Fkey%2F1-cbz3k4-0a1b%2F",
+            "/accounts/login/?next=%2Faccounts%2Fpassword%2Freset%2Fkey%2F[redacted]%2F",
+        ),
+        (
+            "?next=%252Ft%252F%253Ftoken%253DAb%253Acd%2526s",
+            "?next=%252Ft%252F%253Ftoken%253D[redacted]%2526s",
+        ),
         ("Authorization: Token " + "ab12" * 10, "Authorization: Token [redacted]"),
         ('{"seat": 0, "token": "Ab-9z"}', '{"seat": 0, "token": "[redacted]"}'),
         ("redis://:hunter2@cache:6379/0", "redis://:[redacted]@cache:6379/0"),
@@ -205,6 +319,7 @@ def test_the_handlers_a_celery_worker_sets_up_are_filtered_too():
         # Not secrets: left alone.
         ("DETAIL:  Key (table_id, seq)=(t1, 4) already exists.", None),
         ("Token authentication failed", None),
+        ("/accounts/confirm-email/", None),
         ("postgres://mediana@db:5432/mediana", None),
         ("table 4f2a seq 17", None),
     ],

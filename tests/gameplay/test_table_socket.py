@@ -318,6 +318,8 @@ async def test_a_seat_token_is_accepted_whatever_the_origin_and_an_empty_token_i
 async def test_play_is_never_rate_limited_but_noise_is(people, settings):
     settings.GAMEPLAY_RATE_BURST = 2
     settings.GAMEPLAY_RATE_PER_SECOND = 0.001
+    settings.GAMEPLAY_BYTES_BURST = 400  # a few actions' worth: applied ones give theirs back
+    settings.GAMEPLAY_BYTES_PER_SECOND = 0.001
     table = await db(make_table)(people=people)
     comms = [await seated(table, seat) for seat in range(3)]
     for n in range(24):  # far more than the burst for every seat
@@ -335,6 +337,26 @@ async def test_play_is_never_rate_limited_but_noise_is(people, settings):
     assert (error["code"], error["id"]) == ("rate_limited", "r")  # the id is echoed
     for comm in comms:
         await comm.disconnect()
+
+
+async def test_large_legal_frames_are_limited_by_their_bytes(people, settings):
+    """Each frame under the protocol's cap, but together more bytes than the connection may
+    send: refused as noise is, while a small message still goes through."""
+    settings.GAMEPLAY_BYTES_BURST = 40_000
+    settings.GAMEPLAY_BYTES_PER_SECOND = 0.001
+    table = await db(make_table)(people=people)
+    comm = await seated(table, 0)
+    large = {"type": "sync", "id": "big", "pad": "x" * 16_000}
+    for _ in range(2):
+        await comm.send_json_to(large)
+        assert (await receive(comm))["type"] == "state"
+    await comm.send_json_to(large)
+    error = await receive(comm)
+    assert (error["code"], error["id"]) == ("rate_limited", "big")
+    assert "bytes" in error["message"]
+    await comm.send_json_to({"type": "sync"})
+    assert (await receive(comm))["type"] == "state"
+    await comm.disconnect()
 
 
 async def test_losing_a_race_for_a_seq_costs_no_rate(people, settings):

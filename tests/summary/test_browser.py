@@ -23,7 +23,7 @@ import pytest
 from gameplay.engines.records import score_record
 from tests.browser.conftest import PHONE, Server, browser, desktop  # noqa: F401
 from tests.browser.play import watch_errors
-from tests.procs import BIN, free_port, running, service_env
+from tests.procs import free_port, readme_uvicorn, running, service_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -126,8 +126,7 @@ def server(tmp_path_factory) -> Iterator[Server]:
     srv = Server("", env)
     srv.manage("migrate", "--no-input", "-v0")
     port = free_port()
-    args = [str(BIN / "uvicorn"), "tests.browser.asgi:application", "--host", "127.0.0.1"]
-    args += ["--port", str(port), "--log-level", "warning"]
+    args = [*readme_uvicorn(port, "tests.browser.asgi:application"), "--log-level", "warning"]
     with running(args, env, port):
         srv.url = f"http://127.0.0.1:{port}"
         yield srv
