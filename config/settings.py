@@ -356,6 +356,12 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # DRF's three, with our JSON parser: a malformed or too deeply nested body is a 400.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.rest.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
     # Basic first: a script without credentials is asked for them (401 + WWW-Authenticate).
     "DEFAULT_AUTHENTICATION_CLASSES": [
