@@ -15,12 +15,15 @@ from rest_framework.test import APIClient
 
 from gameplay.models import Table
 from league.models import Event
+from tests.language import text
 
 pytestmark = pytest.mark.django_db
 
 # `json` recurses once per level: DRF's own parser let this through as a RecursionError (a 500).
 DEEP = "[" * 100_000 + "]" * 100_000
-TOO_DEEP = "The JSON in the request is nested too deeply."
+TOO_DEEP = text("The JSON in the request is nested too deeply.")
+AT = "The request is not valid JSON (line %(line)d, column %(column)d)."
+NOT_JSON = text("The request is not valid JSON.")
 
 
 @pytest.fixture
@@ -65,10 +68,10 @@ def test_deeply_nested_json_to_other_api_writes_is_a_400_that_changes_nothing(al
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
-        ('{"username": "alice",', "The request is not valid JSON (line 1, column 22)."),
-        ('{\n  "username": }', "The request is not valid JSON (line 2, column 15)."),
-        ('{"username": "alice", "password": NaN}', "The request is not valid JSON."),
-        (b'{"username": "al\xffice"}', "The request is not valid JSON."),
+        ('{"username": "alice",', text(AT, line=1, column=22)),
+        ('{\n  "username": }', text(AT, line=2, column=15)),
+        ('{"username": "alice", "password": NaN}', NOT_JSON),
+        (b'{"username": "al\xffice"}', NOT_JSON),
     ],
 )
 def test_malformed_json_is_a_400_that_says_where(alice, body, detail):
