@@ -1,12 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from accounts import language
 from accounts import views as accounts_views
-from config import api_root, health, views
+from config import api_root, health, schema, views
 from league.profile import views as profile_views
 
 urlpatterns = [
@@ -30,7 +30,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/", api_root.ApiRoot.as_view(), name="api-root"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", schema.SchemaView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
     path("api/tables/", include("gameplay.lobby_api_urls")),
