@@ -165,6 +165,10 @@ def test_behind_a_trusted_proxy_the_forwarded_client_is_locked_not_the_proxy(ali
     assert response.status_code == 302 and logged_in(elsewhere)
 
 
+# The async client's requests run in another thread, on a connection of their own: their
+# failures are committed, outside the test's transaction. A transactional test empties the tables
+# afterwards, so they do not count in later tests (and SQLite does not lock the table meanwhile).
+@pytest.mark.django_db(transaction=True)
 async def test_the_lockout_page_is_served_under_asgi_too(alice, settings):
     # Axes' async middleware calls the lockout response with other arguments than its sync one.
     settings.AXES_FAILURE_LIMIT = 3
