@@ -169,7 +169,7 @@ def test_behind_a_trusted_proxy_the_forwarded_client_is_locked_not_the_proxy(ali
 # failures are committed, outside the test's transaction. A transactional test empties the tables
 # afterwards, so they do not count in later tests (and SQLite does not lock the table meanwhile).
 @pytest.mark.django_db(transaction=True)
-async def test_the_lockout_page_is_served_under_asgi_too(alice, settings):
+async def test_the_lockout_page_is_served_under_asgi_too(alice, settings, close_thread_connections):
     # Axes' async middleware calls the lockout response with other arguments than its sync one.
     settings.AXES_FAILURE_LIMIT = 3
     client = AsyncClient()
