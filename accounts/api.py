@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import parsers, serializers, status
+from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -57,7 +57,6 @@ class ObtainToken(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
     throttle_classes = [TokenThrottle]
-    parser_classes = [parsers.JSONParser, parsers.FormParser]
 
     @extend_schema(
         summary="Your personal API token",

@@ -1,8 +1,14 @@
 """User accounts. A custom user model from the first migration, so it can grow later."""
 
+from __future__ import annotations
+
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
+
+from accounts.tokens import rotate_token
 
 
 class User(AbstractUser):
@@ -23,3 +29,30 @@ class User(AbstractUser):
     # the ratings of the people it played must not change meaning afterwards. Not to be mixed up
     # with league.Player.is_bot, a built-in bot (never an account).
     is_bot_account = models.BooleanField(_("bot account"), default=False)
+
+    # set_unusable_password (the admin's "disable password-based authentication") since the last
+    # save; set_password is Django's own `_password`.
+    _password_disabled = False
+
+    def set_unusable_password(self) -> None:
+        super().set_unusable_password()
+        self._password_disabled = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new password ends the account's API token (accounts/tokens.py), whichever path set
+        it: allauth's change, reset and set pages, the admin, `manage.py changepassword`. They
+        all call set_password, then save. A hash upgraded at log-in (check_password) is the same
+        password: Django clears `_password` before that save, so the token stays."""
+        update_fields = kwargs.get("update_fields")
+        disabled, self._password_disabled = self._password_disabled, False
+        replaced = (
+            (self._password is not None or disabled)
+            and not self._state.adding  # a new account has no token yet
+            and (update_fields is None or "password" in update_fields)
+        )
+        if not replaced:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic():  # the new password and the new key, or neither
+            super().save(*args, **kwargs)
+            rotate_token(self)

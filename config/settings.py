@@ -354,8 +354,19 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 # allauth's own log-in limits count failures per user name from anywhere (anyone could lock the
 # owner out) and per address: django-axes already locks the pair instead. Its other limits
-# (sign-ups, password-reset mails per address and per address asked for) stay.
-ACCOUNT_RATE_LIMITS = {"login": None, "login_failed": None}
+# (sign-ups, changes of password and e-mail) stay as allauth has them. Password-reset requests:
+# 10 an hour from one client address, 3 an hour for one e-mail address (allauth's own 20 and 5 a
+# minute would let anyone send 7,200 mails a day to one inbox through us). They count in the
+# default cache: Redis with REDIS_URL, shared by every process; else each process alone.
+ACCOUNT_RATE_LIMITS = {
+    "login": None,
+    "login_failed": None,
+    "reset_password": "10/h/ip,3/h/key",
+}
+# A reset asked for an address no account has sends nothing (allauth would mail "unknown
+# account" there: anyone could mail anyone through us). The page says "sent" all the same, so it
+# does not tell whether an address has an account.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Mail: printed to the console in the embedded mode (a reset link shows there); a deployment
 # (DATABASE_URL) or an EMAIL_HOST sends it over SMTP.
 EMAIL_HOST = env_str("EMAIL_HOST") or "localhost"
@@ -409,6 +420,12 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # DRF's three, with our JSON parser: a malformed or too deeply nested body is a 400.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.rest.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
     # Basic first: a script without credentials is asked for them (401 + WWW-Authenticate).
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -3,12 +3,12 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from accounts import api as accounts_api
 from accounts import language
 from accounts import views as accounts_views
-from config import api_root, health, views
+from config import api_root, health, schema, views
 from league.profile import views as profile_views
 
 urlpatterns = [
@@ -32,7 +32,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/", api_root.ApiRoot.as_view(), name="api-root"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", schema.SchemaView.as_view(), name="api-schema"),
     # The split view: Swagger UI's start-up script is a file of its own (/api/docs/?script=), not
     # inline, as the Content Security Policy asks (templates/drf_spectacular/swagger_ui.html);
     # its style sheet draws icons from data: URLs, allowed as images on this page only.

@@ -45,7 +45,8 @@ def rows_from_json(text: str) -> list[ImportRow]:
             )
             for item in data
         ]
-    except (ValueError, TypeError, KeyError, AttributeError):
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        # RecursionError: `json` recurses once per level of a deeply nested list.
         raise LeagueError(_("the list came back damaged: paste it again")) from None
     return rows
 

@@ -20,13 +20,12 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
 )
-from rest_framework import generics, parsers, status
+from rest_framework import generics, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from config.rest import JSONParser
 from gameplay import api as gameplay
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
@@ -69,8 +68,8 @@ def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Respons
 
 
 class LeagueAPIMixin:
-    # REST_FRAMEWORK's: HTTP Basic (under the log-in lockout), a personal token, the session.
-    parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
+    """The league's errors as `league_exception_handler` says; authentication (HTTP Basic under
+    the log-in lockout, a personal token, the session) and parsers are REST_FRAMEWORK's."""
 
     def get_exception_handler(self) -> Any:
         return league_exception_handler

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from axes.models import AccessAttempt
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import AsyncClient, Client
@@ -164,11 +165,12 @@ def test_behind_a_trusted_proxy_the_forwarded_client_is_locked_not_the_proxy(ali
     assert response.status_code == 302 and logged_in(elsewhere)
 
 
+# The async client's requests run in another thread, on a connection of their own: their
+# failures are committed, outside the test's transaction. A transactional test empties the tables
+# afterwards, so they do not count in later tests (and SQLite does not lock the table meanwhile).
 @pytest.mark.django_db(transaction=True)
-async def test_the_lockout_page_is_served_under_asgi_too(alice, settings):
+async def test_the_lockout_page_is_served_under_asgi_too(alice, settings, close_thread_connections):
     # Axes' async middleware calls the lockout response with other arguments than its sync one.
-    # The views run in another thread, on a connection of their own: alice must be committed
-    # for it to see her, and its writes (the failed attempts) must not wait on the test's.
     settings.AXES_FAILURE_LIMIT = 3
     client = AsyncClient()
     data = {"username": "alice", "password": "wrong"}
@@ -193,6 +195,33 @@ def test_forty_wrong_basic_passwords_lock_the_api_for_that_pair_only(alice, sett
         "/api/events/", REMOTE_ADDR=ALICE_ELSEWHERE, **basic("alice", "right-password")
     )
     assert elsewhere.status_code == 200
+
+
+# Each path's attempt as mallory (a fresh client each time), and whether it let him in.
+ATTEMPTS = {
+    "http-basic": lambda password: APIClient().get(
+        "/api/events/", REMOTE_ADDR=MALLORY, **basic("alice", password)
+    ),
+    "log-in form": lambda password: log_in(Client(), password, MALLORY),
+    "token endpoint": lambda password: ask_token(
+        APIClient(), MALLORY, username="alice", password=password
+    ),
+}
+LET_IN = {"http-basic": 200, "log-in form": 302, "token endpoint": 200}
+# The form answers a wrong password with itself again, and its error.
+WRONG = {"http-basic": 401, "log-in form": 200, "token endpoint": 400}
+
+
+@pytest.mark.parametrize("path", list(ATTEMPTS))
+@pytest.mark.parametrize("wrong", ["limit - 1", "limit"])
+def test_each_wrong_password_counts_once_on_every_path(alice, settings, path, wrong):
+    settings.AXES_FAILURE_LIMIT = limit = 4
+    guesses = limit - 1 if wrong == "limit - 1" else limit
+    statuses = [ATTEMPTS[path]("wrong").status_code for _ in range(guesses)]
+    assert AccessAttempt.objects.get().failures_since_start == guesses
+    assert statuses[: limit - 1] == [WRONG[path]] * (limit - 1)
+    right = ATTEMPTS[path]("right-password")
+    assert right.status_code == (LET_IN[path] if guesses < limit else 429)
 
 
 def test_a_nul_in_basic_credentials_is_a_401_not_a_database_error(alice):

@@ -118,6 +118,9 @@ def test_a_rename_to_another_existing_name_is_asked_again(client, olga, cup):
     assert names(cup) == []
     damaged = client.post(url, {"step": "confirm", "rows": "[{"})
     assert damaged.status_code == 400 and names(cup) == []
+    client.raise_request_exception = False
+    deep = client.post(url, {"step": "confirm", "rows": "[" * 100_000})  # json's RecursionError
+    assert deep.status_code == 400 and names(cup) == []
 
 
 def test_the_api_answers_409_with_the_matches_then_imports(olga, cup):
