@@ -1,12 +1,18 @@
 """lobby-api.md "Ratings": a finished lobby table updates the ratings of everyone at it, bots
 included, when it is rated, had a clock, and every human seat was taken by its own account;
-random bots make a table casual; a resigned seat's forfeit counts against its person."""
+random bots make a table casual; a resigned seat's forfeit counts against its person.
+
+Here ana and ben have verified e-mail addresses, so the ratings trust their tables
+(league.ratings.eligibility); the audit's farmer, two brand-new accounts, has none.
+"""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from gameplay import api as gameplay
@@ -17,6 +23,21 @@ from .conftest import create, join, leave, play_out
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "three_five_eight"
+
+
+def verified(user: Any) -> Any:
+    EmailAddress.objects.create(user=user, email=f"{user}@example.org", verified=True)
+    return user
+
+
+@pytest.fixture
+def ana(ana: Any) -> Any:
+    return verified(ana)
+
+
+@pytest.fixture
+def ben(ben: Any) -> Any:
+    return verified(ben)
 
 
 def ratings_of(game: str) -> dict[str, int]:
