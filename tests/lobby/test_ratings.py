@@ -18,7 +18,7 @@ from django.utils import timezone
 from gameplay import api as gameplay
 from league.models import RatedMatch, Rating
 
-from .conftest import create, join, leave, play_out
+from .conftest import create, join, leave, make_user, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,6 +55,17 @@ def test_a_rated_lobby_table_of_accounts_with_a_clock_updates_everyones_rating(a
     assert match.rated_at is not None
     rated = ratings_of(GAME)
     assert (rated.pop("ana"), rated.pop("ben"), list(rated.values())) == (1, 1, [1])  # + the bot
+
+
+def test_a_brand_new_account_at_the_table_keeps_it_out_of_the_ratings(ana):
+    """The audit's second account: new, no verified address, no tables behind it."""
+    second = make_user("mallory")
+    made = create(ana, game=GAME, bots=1, deals=1)
+    join(second, made["table"])
+    finished = play_out(made["table"])
+    assert finished.status == "finished" and finished.rated
+    assert RatedMatch.objects.get(table_ref=finished.id).counts is False
+    assert ratings_of(GAME) == {}
 
 
 def test_random_bots_make_the_table_casual_and_nobody_is_rated(ana):
