@@ -50,7 +50,7 @@ from league.ratings.compute import (
 )
 from league.ratings.eligibility import unvouched_accounts
 from league.services import duplicate
-from league.services.permissions import organizer_role_holders
+from league.services.permissions import trusted_events
 from league.services.players import (
     DEFAULT_BOT_LEVEL,
     builtin_bot,
@@ -103,9 +103,7 @@ def rated_events() -> QuerySet[Event]:
     who holds it. An event whose owner's account is gone counts no more. A role granted or
     taken away later is followed by the next sweep (and by recompute).
     """
-    return Event.objects.filter(
-        visibility=Event.Visibility.PUBLISHED, owner__in=organizer_role_holders()
-    )
+    return trusted_events()
 
 
 def rated_fixtures() -> QuerySet[Fixture]:
