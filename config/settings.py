@@ -389,6 +389,13 @@ else:
 # many distinct opponents in them.
 RATING_PROVISIONAL_GAMES = env_int("RATING_PROVISIONAL_GAMES", 10, minimum=1)
 RATING_PROVISIONAL_OPPONENTS = env_int("RATING_PROVISIONAL_OPPONENTS", 5, minimum=1)
+# A rated friendly table counts only when every account at it has a verified e-mail address, or
+# is this many days old and has played this many tables to their end (docs/ratings.md).
+RATING_ACCOUNT_MIN_DAYS = env_int("RATING_ACCOUNT_MIN_DAYS", 7, minimum=0)
+RATING_ACCOUNT_MIN_GAMES = env_int("RATING_ACCOUNT_MIN_GAMES", 10, minimum=0)
+# The k-th rated friendly table of the same accounts within this many days counts with weight
+# 1/2^(k-1) (docs/ratings.md); 0 counts every table fully.
+RATING_REPEAT_WINDOW_DAYS = env_int("RATING_REPEAT_WINDOW_DAYS", 7, minimum=0)
 # How long an organizer's invitation to claim a player works.
 CLAIM_INVITATION_DAYS = env_int("CLAIM_INVITATION_DAYS", 14, minimum=1)
 # Every account may organize events; those whose owner lacks the organizer role are never rated

@@ -10,6 +10,7 @@ after commit).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,7 @@ __all__ = [
     "sheet_grid",
     "start_table",
     "table_result",
+    "tables_played_to_the_end",
     "unfinished_tables_of",
     "validate_variant",
     "value_label",
@@ -483,6 +485,26 @@ def finished_rated_tables(since: Any, until: Any) -> list[dict[str, Any]]:
         }
         for t in tables
     ]
+
+
+def tables_played_to_the_end(user_ids: Iterable[int], before: Any) -> dict[int, int]:
+    """How many finished tables, rated or not, each account held its seat at to the end (a seat
+    it resigned does not count), finished before `before`; one aggregate query. The ratings ask
+    it whether an account has played enough to be trusted (league.ratings.eligibility)."""
+    from django.db.models import Count
+
+    from gameplay.models import Seat, Table
+
+    return dict(
+        Seat.objects.filter(
+            user_id__in=list(user_ids),
+            table__status=Table.Status.FINISHED,
+            table__finished_at__lt=before,
+        )
+        .values("user_id")
+        .annotate(n=Count("table_id"))
+        .values_list("user_id", "n")
+    )
 
 
 def open_demo_table() -> dict[str, str]:

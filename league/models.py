@@ -689,7 +689,16 @@ class RatedMatch(models.Model):
     payouts = models.JSONField(help_text="total payouts in seat order")
     forfeited_seats = models.JSONField(default=list, blank=True)
     ranks = models.JSONField(help_text="finishing place per seat, 1 = best, ties share")
-    counts = models.BooleanField(default=True, help_text="false: no deal was completed")
+    counts = models.BooleanField(
+        default=True,
+        help_text="false: no deal was completed, the same player held two seats, or an account "
+        "at a friendly table was not yet trusted (league.ratings.eligibility)",
+    )
+    weight = models.FloatField(
+        default=1.0,
+        help_text="the share of openskill's change it was rated with: 1, or 1/2, 1/4, … for the "
+        "same accounts' repeated friendly tables (league.ratings.compute.repeat_weight)",
+    )
     revision = models.PositiveIntegerField(default=0, help_text="bumped when the input changes")
     rated_at = models.DateTimeField(null=True, blank=True)
 

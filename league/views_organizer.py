@@ -207,6 +207,7 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
         Entry.objects.filter(event=event)
         .select_related("player")
         .annotate(played=ExpressionWrapper(Exists(in_a_round) | Exists(bye), BooleanField()))
+        .annotate(may_invite=claim_services.can_invite_expression(request.user))
         .order_by(Lower("player__name"))
     )
     rows = list(rows)
@@ -296,18 +297,20 @@ def claim_invite(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
     shown once, on this page only, for the organizer to pass on (league.services.claims)."""
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
     here = reverse("league:entries", args=[event.slug])
+    # An organizer of this event may still not vouch for this player (claims.can_invite): the
+    # refusal says why on the entries page.
     if request.POST.get("how") == "mail":
         try:
             address = claim_mail.mail_claim_invitation(
                 entry, by=request.user, claim_url=request.build_absolute_uri(reverse("claim"))
             )
-        except LeagueError as exc:
+        except (LeagueError, PermissionDenied) as exc:
             return _refused(request, event, exc, here)
         text = _("Invitation to claim %(name)s e-mailed to %(address)s.")
         return _done(request, event, text % {"name": entry.player.name, "address": address}, here)
     try:
         made = claim_services.invite_to_claim(entry.player, by=request.user)
-    except LeagueError as exc:
+    except (LeagueError, PermissionDenied) as exc:
         return _refused(request, event, exc, here)
     link = request.build_absolute_uri(f"{reverse('claim')}?{urlencode({'token': made.token})}")
     context = {

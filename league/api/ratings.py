@@ -76,6 +76,11 @@ class RatingChangeSerializer(serializers.Serializer):
     ordinal = serializers.FloatField()
     ordinal_before = serializers.FloatField()
     games = serializers.IntegerField(help_text="rated games in this game so far")
+    weight = serializers.FloatField(
+        source="match.weight",
+        help_text="the share of openskill's change this match made: 1, or 1/2, 1/4, … for the "
+        "same accounts' repeated friendly tables (docs/ratings.md)",
+    )
 
 
 @extend_schema(

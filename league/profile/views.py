@@ -120,10 +120,16 @@ def claim(request: HttpRequest) -> HttpResponse:
     token = request.POST.get("token") if request.method == "POST" else request.GET.get("token")
     try:
         invitation = claims.open_invitation(token or "")
+        events = claims.invitation_events(invitation)
     except claims.ClaimRefused as refused:
         context = {"error": str(refused)}
         return render(request, "account/claim.html", context, status=refused.status)
-    context = {"invitation": invitation, "player": invitation.player, "form": ClaimForm()}
+    context = {
+        "invitation": invitation,
+        "player": invitation.player,
+        "events": events,
+        "form": ClaimForm(),
+    }
     if not request.user.is_authenticated:
         # After logging in or signing up, back here (the token is redacted from every log).
         here = f"{reverse('claim')}?{urlencode({'token': token})}"

@@ -1,4 +1,5 @@
-"""Pure rating arithmetic: finishing order, which matches count, one openskill update.
+"""Pure rating arithmetic: finishing order, which matches count, one openskill update, the weight
+of a repeated meeting.
 
 No ORM and no Django import: the service loads matches as `MatchInput`s and current ratings as
 `RatingState`s, calls `rate_match` in match-finish order and writes what it returns. A full
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
@@ -52,6 +54,7 @@ class MatchInput:
     players: tuple[int, ...]
     payouts: tuple[int, ...]
     forfeited_seats: frozenset[int] = frozenset()
+    weight: float = 1.0  # `repeat_weight`: how much of openskill's change the players take
 
 
 def deals_completed(scored: Mapping[str, Any]) -> int:
@@ -75,8 +78,11 @@ def finishing_ranks(payouts: Sequence[int], forfeited_seats: Iterable[int] = ())
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
-def rate_match(states: Sequence[RatingState], ranks: Sequence[int]) -> list[RatingState]:
-    """The ratings after one match, seat by seat: openskill with each player a one-person team.
+def rate_match(
+    states: Sequence[RatingState], ranks: Sequence[int], weight: float = 1.0
+) -> list[RatingState]:
+    """The ratings after one match, seat by seat: openskill with each player a one-person team,
+    each player's change (of mu and of sigma) scaled by `weight` (`repeat_weight`).
 
     Mediatore's 2 v 2 sides are not teams here: the partner is secret and changes from deal to
     deal, so a match has no fixed sides (see docs/ratings.md).
@@ -85,9 +91,44 @@ def rate_match(states: Sequence[RatingState], ranks: Sequence[int]) -> list[Rati
     teams = [[m.rating(mu=s.mu, sigma=s.sigma)] for s in states]
     rated = m.rate(teams, ranks=list(ranks))
     return [
-        RatingState(mu=team[0].mu, sigma=team[0].sigma, games=state.games + 1)
+        RatingState(
+            mu=moved(state.mu, team[0].mu, weight),
+            sigma=moved(state.sigma, team[0].sigma, weight),
+            games=state.games + 1,
+        )
         for team, state in zip(rated, states)
     ]
+
+
+def moved(old: float, new: float, weight: float) -> float:
+    """`old` moved `weight` of the way to `new`; exactly openskill's own float at weight 1."""
+    return new if weight == 1 else old + weight * (new - old)
+
+
+def repeat_weight(k: int) -> float:
+    """The weight of the k-th (k >= 1) rated table of the same accounts within the window: it
+    halves each time (1, 1/2, 1/4, ...), so however often the same people meet, they move each
+    other's ratings by less than two tables' worth per window."""
+    return 0.5 ** (k - 1)
+
+
+def repeat_weights(
+    meetings: Iterable[tuple[datetime, frozenset[int]]], window: timedelta
+) -> list[float]:
+    """The weight of each meeting, given in finish order as (finish time, the accounts at it):
+    `repeat_weight(k)`, k counting this one and the earlier meetings of exactly the same
+    accounts that finished less than `window` before it. A meeting of fewer than two accounts
+    (a person against bots, an event match passed as empty) is never a repeat: weight 1."""
+    weights: list[float] = []
+    seen: dict[frozenset[int], list[datetime]] = {}
+    for at, people in meetings:
+        if len(people) < 2:
+            weights.append(1.0)
+            continue
+        recent = [t for t in seen.get(people, []) if at - t < window]
+        weights.append(repeat_weight(len(recent) + 1))
+        seen[people] = [*recent, at]
+    return weights
 
 
 @dataclass(frozen=True)
@@ -111,7 +152,7 @@ def replay(
     for index, match in enumerate(matches):
         before = [states.get(p) or initial_state() for p in match.players]
         ranks = finishing_ranks(match.payouts, match.forfeited_seats)
-        after = rate_match(before, ranks)
+        after = rate_match(before, ranks, match.weight)
         for seat, player in enumerate(match.players):
             states[player] = after[seat]
             changes.append(Change(index, player, seat, ranks[seat], before[seat], after[seat]))

@@ -3,10 +3,12 @@
 Inputs are `RatedMatch` rows: one per event fixture with a counting result in an event the
 ratings trust (`rated_fixtures`: published, run by an organizer holding the role; re-read from
 the fixture's current `Result` on every new version) and one per rated friendly table (written
-from the `match_finished` signal). Every change of a game's ratings happens while holding that
-game's `RatingGame` row lock, in match-finish order (`finished_at`, then id). A match that arrives
-late, or a corrected result, rewinds the game to just before that match and re-rates every
-match from there on, so the stored ratings always equal a full recomputation.
+from the `match_finished` signal; it counts only if its accounts are trusted, `eligibility`, and
+the same accounts' repeated tables weigh less, `repeat_weights`). Every change of a game's
+ratings happens while holding that game's `RatingGame` row lock, in match-finish order
+(`finished_at`, then id). A match that arrives late, or a corrected result, rewinds the game to
+just before that match and re-rates every match from there on, so the stored ratings always
+equal a full recomputation.
 
 The league's services queue the tasks that call this module by name (`league.queue`) and never
 import it: the ratings sit above the services (they read players and who may organize there).
@@ -44,9 +46,11 @@ from league.ratings.compute import (
     finishing_ranks,
     initial_state,
     rate_match,
+    repeat_weights,
 )
+from league.ratings.eligibility import unvouched_accounts
 from league.services import duplicate
-from league.services.permissions import organizer_role_holders
+from league.services.permissions import trusted_events
 from league.services.players import (
     DEFAULT_BOT_LEVEL,
     builtin_bot,
@@ -66,6 +70,12 @@ def provisional_opponents() -> int:
     """Having met fewer distinct players than this in rated games keeps a player provisional,
     however many games they played (ten games against the same two bots prove little)."""
     return int(getattr(settings, "RATING_PROVISIONAL_OPPONENTS", 5))
+
+
+def repeat_window() -> timedelta:
+    """Within this time the same accounts' rated friendly tables weigh less and less
+    (`RATING_REPEAT_WINDOW_DAYS`; 0: never)."""
+    return timedelta(days=int(getattr(settings, "RATING_REPEAT_WINDOW_DAYS", 7)))
 
 
 def established() -> Q:
@@ -93,9 +103,7 @@ def rated_events() -> QuerySet[Event]:
     who holds it. An event whose owner's account is gone counts no more. A role granted or
     taken away later is followed by the next sweep (and by recompute).
     """
-    return Event.objects.filter(
-        visibility=Event.Visibility.PUBLISHED, owner__in=organizer_role_holders()
-    )
+    return trusted_events()
 
 
 def rated_fixtures() -> QuerySet[Fixture]:
@@ -268,7 +276,8 @@ def record_friendly_match(
     """Note a finished friendly table for rating and rate it after commit.
 
     Ignored: unrated tables and tables of event fixtures (those are rated through their
-    `Result`). Receiving the same table twice changes nothing.
+    `Result`). Receiving the same table twice changes nothing. A table with an account the
+    ratings do not trust yet is noted as not counting (`eligibility`), for good.
     """
     if not rated or not table_ref:
         return None
@@ -283,6 +292,10 @@ def record_friendly_match(
     payouts = list(result["totals"]["payouts"])
     with transaction.atomic():
         players = [p.pk for p in seat_players(seats)]
+        accounts = [s["user_id"] for s in seats if s.get("user_id")]
+        counts = counts_for_ratings(result, players) and not unvouched_accounts(
+            accounts, finished_at
+        )
         try:
             with transaction.atomic():
                 match = RatedMatch.objects.create(
@@ -293,7 +306,7 @@ def record_friendly_match(
                     payouts=payouts,
                     forfeited_seats=forfeited,
                     ranks=finishing_ranks(payouts, forfeited),
-                    counts=counts_for_ratings(result, players),
+                    counts=counts,
                 )
         except IntegrityError:  # the same table announced twice, concurrently
             return None
@@ -354,12 +367,40 @@ def opponents_met(game: str, player_ids: Sequence[int]) -> dict[int, int]:
     return {player_id: n - 1 for player_id, n in rows}
 
 
+def weights_from(game: str, first: RatedMatch) -> dict[int, float]:
+    """The repeat weight (`compute.repeat_weights`) of every counting friendly match of the game
+    from `first` on, counted against the earlier ones within the window: two queries.
+
+    Friendly tables only: an event's organizer seats its players, and a club's weekly league
+    is the same people by design. The accounts at a table are its players who are not
+    built-in bots (a player never becomes or stops being one), so a recompute, which rates the
+    same matches in the same order, finds the same weights.
+    """
+    window = repeat_window()
+    rows = list(
+        RatedMatch.objects.filter(
+            game=game,
+            fixture__isnull=True,
+            counts=True,
+            finished_at__gte=first.finished_at - window,
+        )
+        .order_by("finished_at", "id")
+        .values_list("pk", "finished_at", "players")
+    )
+    if not rows:
+        return {}
+    bots = set(Player.objects.exclude(bot_level="").values_list("pk", flat=True))
+    meetings = [(at, frozenset(p for p in players if p not in bots)) for _, at, players in rows]
+    return {pk: w for (pk, _, _), w in zip(rows, repeat_weights(meetings, window))}
+
+
 def rate_pending(game: str) -> int:
     """Rate the game's pending matches in finish order; returns how many were rated.
 
     Hold the game's lock (`lock_game`) in the same transaction. Each match is claimed with a
     conditional UPDATE on (not yet rated, same revision), so a match whose input changed since
-    it was read, or that someone else rated, is skipped rather than rated twice or stale.
+    it was read, or that someone else rated, is skipped rather than rated twice or stale. The
+    claim records the match's repeat weight (`weights_from`), for the history's readers.
     """
     pending = list(
         RatedMatch.objects.filter(game=game, rated_at__isnull=True).order_by("finished_at", "id")
@@ -374,6 +415,7 @@ def rate_pending(game: str) -> int:
                 "finished_at", "id"
             )
         )
+    weights = weights_from(game, pending[0])
     ids = {p for match in pending if match.counts for p in match.players}
     ratings = {r.player_id: r for r in Rating.objects.filter(game=game, player_id__in=ids)}
     states = {pid: RatingState(mu=r.mu, sigma=r.sigma, games=r.games) for pid, r in ratings.items()}
@@ -382,16 +424,17 @@ def rate_pending(game: str) -> int:
     now = timezone.now()
     rated = 0
     for match in pending:
+        weight = weights.get(match.pk, 1.0)
         claimed = RatedMatch.objects.filter(
             pk=match.pk, rated_at__isnull=True, revision=match.revision
-        ).update(rated_at=now)
+        ).update(rated_at=now, weight=weight)
         if not claimed:
             continue
         rated += 1
         if not match.counts:
             continue
         before = [states.get(p) or initial_state() for p in match.players]
-        after = rate_match(before, match.ranks)
+        after = rate_match(before, match.ranks, weight)
         for seat, player_id in enumerate(match.players):
             states[player_id] = after[seat]
             last_at[player_id] = match.finished_at

@@ -79,6 +79,16 @@ def organizer_role_holders() -> QuerySet:
     )
 
 
+def trusted_events() -> QuerySet[Event]:
+    """The events whose word the league takes: published, and owned by an account holding the
+    role (the owner's, not a co-organizer's). Their matches are rated
+    (`league.ratings.services.rated_events`) and their organizers may invite someone to claim
+    a player who has a result there (`league.services.claims`)."""
+    return Event.objects.filter(
+        visibility=Event.Visibility.PUBLISHED, owner__in=organizer_role_holders()
+    )
+
+
 def check_can_organize(user: Any, what: str | None = None) -> None:
     """Refuse (PermissionDenied) an account without the organizer role."""
     if not can_organize(user):

@@ -25,6 +25,14 @@ cup = events.create_event(olga, name="Spring cup", game="saichugen", allow_bot_a
 events.publish_event(cup, by=olga)
 for name in ("ana", "rude-rudi", "cleo"):
     events.add_entry(cup, Player.objects.create(name=name), by=olga)
+# Round 1 played: olga may invite ana only once ana has a result (league.services.claims).
+from gameplay import api as gameplay
+from league.services import results, rounds
+played = rounds.publish_round(rounds.generate_round(cup, by=olga), by=olga)
+for table in played.fixtures.all():
+    names = [seat.player.name for seat in table.seats.all()]
+    record = gameplay.random_record(cup.game, players=names, n_deals=cup.deals_per_match, seed=1)
+    results.record_result(table, by=olga, record=record)
 print(cup.slug)
 """
 
@@ -52,6 +60,7 @@ def test_claim_report_and_delete_in_the_browser(server, browser, screenshots):
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     ana.goto(link)
     ana.wait_for_selector("text=Claim a player")
+    assert "Spring cup" in ana.inner_text("ul.vouching-events")  # olga's event vouches for it
     ana.screenshot(path=str(screenshots / "accounts-claim.png"), full_page=True)
     ana.click("main a:text-is('Sign up')")
     ana.fill("input[name=username]", "ana-web")

@@ -1,22 +1,43 @@
 """lobby-api.md "Ratings": a finished lobby table updates the ratings of everyone at it, bots
 included, when it is rated, had a clock, and every human seat was taken by its own account;
-random bots make a table casual; a resigned seat's forfeit counts against its person."""
+random bots make a table casual; a resigned seat's forfeit counts against its person.
+
+Here ana and ben have verified e-mail addresses, so the ratings trust their tables
+(league.ratings.eligibility); the audit's farmer, two brand-new accounts, has none.
+"""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from gameplay import api as gameplay
 from league.models import RatedMatch, Rating
 
-from .conftest import create, join, leave, play_out
+from .conftest import create, join, leave, make_user, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "three_five_eight"
+
+
+def verified(user: Any) -> Any:
+    EmailAddress.objects.create(user=user, email=f"{user}@example.org", verified=True)
+    return user
+
+
+@pytest.fixture
+def ana(ana: Any) -> Any:
+    return verified(ana)
+
+
+@pytest.fixture
+def ben(ben: Any) -> Any:
+    return verified(ben)
 
 
 def ratings_of(game: str) -> dict[str, int]:
@@ -34,6 +55,17 @@ def test_a_rated_lobby_table_of_accounts_with_a_clock_updates_everyones_rating(a
     assert match.rated_at is not None
     rated = ratings_of(GAME)
     assert (rated.pop("ana"), rated.pop("ben"), list(rated.values())) == (1, 1, [1])  # + the bot
+
+
+def test_a_brand_new_account_at_the_table_keeps_it_out_of_the_ratings(ana):
+    """The audit's second account: new, no verified address, no tables behind it."""
+    second = make_user("mallory")
+    made = create(ana, game=GAME, bots=1, deals=1)
+    join(second, made["table"])
+    finished = play_out(made["table"])
+    assert finished.status == "finished" and finished.rated
+    assert RatedMatch.objects.get(table_ref=finished.id).counts is False
+    assert ratings_of(GAME) == {}
 
 
 def test_random_bots_make_the_table_casual_and_nobody_is_rated(ana):

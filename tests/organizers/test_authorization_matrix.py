@@ -20,6 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from gameplay import api as gameplay
 from league.services import organizers as organizer_services
 from league.services import rounds as round_services
+from league.services.results import record_result
 from tests.organizers.conftest import api, database, enter, make_event
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +39,13 @@ def fresh(scene: SimpleNamespace, *, publish: bool = True) -> Any:
     organizer_services.add_co_organizer(event, "cora", by=scene.olga)
     enter(event, ["xavi", "yann", "zita"], scene.olga)
     return event
+
+
+def dora_played(scene: SimpleNamespace) -> SimpleNamespace:
+    """dora's table of round 1 has its result: an invitation to claim her may be made (an
+    organizer vouches only for a player with a result, league.services.claims)."""
+    record_result(scene.fixture, by=scene.olga, sheet={"deals": [{"scores": [10, 2, 4]}]})
+    return scene
 
 
 def fresh_url(name: str, scene: SimpleNamespace, *, publish: bool = True) -> str:
@@ -283,7 +291,7 @@ API: dict[tuple[str, str], Callable[[SimpleNamespace], Request]] = {
     ),
     ("entry-claim-invitation", "post"): lambda s: (
         "post",
-        a(s, f"entries/{s.dora_entry.pk}/claim-invitation/"),
+        a(s, f"entries/{dora_played(s).dora_entry.pk}/claim-invitation/"),
         None,
     ),
     ("entry-check-in", "post"): lambda s: (

@@ -162,12 +162,18 @@ def test_entering_an_existing_player_by_import_needs_the_role(cora, olga, cup):
 def test_an_imported_player_is_mailed_one_invitation_to_claim(client, olga, cup, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     entry_import.import_entries(
-        cup, entry_import.parse_text("Dina,,,dina@example.org\nEmil"), by=olga
+        cup, entry_import.parse_text("Dina,,,dina@example.org\nEmil\nFio"), by=olga
     )
     dina = Entry.objects.get(event=cup, player__name="Dina")
     client.force_login(olga)
     page = client.get(reverse("league:entries", args=[cup.slug])).content.decode()
-    assert "E-mail an invitation to claim" in page and "dina@example.org" in page
+    # Invitations wait for a result in a published event of olga's (league.services.claims).
+    assert "dina@example.org" in page and "E-mail an invitation to claim" not in page
+    players = [e.player for e in Entry.objects.filter(event=cup).order_by("player__name")]
+    first = seat(cup, [players], olga)
+    record_result(first.fixtures.get(), by=olga, sheet={"deals": [{"scores": [10, 2, 4]}]})
+    page = client.get(reverse("league:entries", args=[cup.slug])).content.decode()
+    assert "E-mail an invitation to claim" in page
     url = reverse("league:claim_invite", args=[cup.slug, dina.pk])
     assert client.post(url, {"how": "mail"}).status_code == 302
     (sent,) = mail.outbox

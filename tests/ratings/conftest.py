@@ -80,12 +80,19 @@ def friendly(django_capture_on_commit_callbacks) -> Callable[..., str]:
 
 
 @pytest.fixture
-def users(db) -> Callable[[int], list]:
+def users(db) -> Callable[..., list]:
+    """`users(n)`: n accounts with a verified e-mail address, whose friendly tables the ratings
+    trust (league.ratings.eligibility); `verified=False` for brand-new ones they do not."""
+    from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 
-    def make(n: int, prefix: str = "user") -> list:
+    def make(n: int, prefix: str = "user", *, verified: bool = True) -> list:
         model = get_user_model()
-        return [model.objects.create_user(f"{prefix}{i}", password="pw") for i in range(n)]
+        made = [model.objects.create_user(f"{prefix}{i}", password="pw") for i in range(n)]
+        for user in made if verified else []:
+            address = f"{user.username}@example.org"
+            EmailAddress.objects.create(user=user, email=address, verified=True, primary=True)
+        return made
 
     return make
 
@@ -96,16 +103,24 @@ def places(payouts: Sequence[int], forfeited: Sequence[int] = ()) -> list[int]:
 
 
 def expected_ratings(
-    matches: Sequence[tuple[Sequence[int], Sequence[int]]],
+    matches: Sequence[
+        tuple[Sequence[int], Sequence[int]] | tuple[Sequence[int], Sequence[int], float]
+    ],
 ) -> dict[int, tuple[float, float, int]]:
-    """openskill's own numbers: {player: (mu, sigma, games)} after the matches, in order."""
+    """openskill's own numbers: {player: (mu, sigma, games)} after the matches, in order; a
+    match given as (players, payouts, weight) moves each player that share of openskill's way."""
     model = PlackettLuce()
     ratings: dict[int, object] = {}
     games: dict[int, int] = {}
-    for players, payouts in matches:
-        teams = [[ratings.get(p) or model.rating()] for p in players]
-        new = model.rate(teams, ranks=places(payouts))
-        for p, team in zip(players, new):
+    for players, payouts, *weighted in matches:
+        weight = weighted[0] if weighted else 1
+        before = [ratings.get(p) or model.rating() for p in players]
+        new = model.rate([[r] for r in before], ranks=places(payouts))
+        for p, old, team in zip(players, before, new):
+            if weight != 1:
+                mu = old.mu + weight * (team[0].mu - old.mu)
+                sigma = old.sigma + weight * (team[0].sigma - old.sigma)
+                team = [model.rating(mu=mu, sigma=sigma)]
             ratings[p] = team[0]
             games[p] = games.get(p, 0) + 1
     return {p: (r.mu, r.sigma, games[p]) for p, r in ratings.items()}

@@ -299,6 +299,8 @@ def test_a_players_rating_history_newest_first(client, friendly, users):
     assert [r["game"] for r in body["results"]] == ["mediatore", "saichugen", "saichugen"]
     oldest = body["results"][-1]
     assert oldest["table_ref"] == ref and oldest["rank"] == 1 and oldest["games"] == 1
+    # The same three accounts a minute later: that table moved them half of openskill's way.
+    assert (oldest["weight"], body["results"][1]["weight"]) == (1, 0.5)
     last = RatingHistory.objects.filter(player=player, game="saichugen").order_by("at").last()
     assert body["results"][1]["mu"] == last.mu
     only = client.get(f"/api/players/{player.pk}/ratings/", {"game": "mediatore"}).json()

@@ -56,10 +56,12 @@ def api_client(user: Any) -> APIClient:
 
 @pytest.fixture
 def careers(friendly, users) -> SimpleNamespace:
-    """ben, cleo and dan after three rated friendly tables (ben: three games)."""
+    """ben, cleo and dan after three rated friendly tables (ben: three games), a week and a
+    day apart: each counts fully (no repeat weight, league.ratings.compute.repeat_weight)."""
     ben, cleo, dan = users(3, prefix="player-")
     matches = []
-    for minutes, payouts in ((0, [4, -2, -2]), (5, [-2, 4, -2]), (10, [4, -2, -2])):
+    week = 8 * 24 * 60
+    for minutes, payouts in ((0, [4, -2, -2]), (week, [-2, 4, -2]), (2 * week, [4, -2, -2])):
         friendly([ben, cleo, dan], payouts, at=later(T0, minutes))
         matches.append((payouts, later(T0, minutes)))
     players = [Player.objects.get(user=u) for u in (ben, cleo, dan)]
