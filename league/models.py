@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import validate_typed_name
+from accounts.skeleton import name_skeleton
 from gameplay import api as gameplay
 from league.scheduling.errors import SchedulingError
 from league.scheduling.formats import formats as registered_formats
@@ -35,7 +37,10 @@ class Player(models.Model):
       and ratings stay, nobody can claim it.
     """
 
-    name = models.CharField(max_length=60, unique=True)
+    name = models.CharField(max_length=60, unique=True, validators=[validate_typed_name])
+    # accounts.skeleton.name_skeleton(name), kept by `save`: a new or renamed player whose name
+    # looks like another's is refused in one query (league.services.players.lookalike).
+    name_skeleton = models.TextField(default="", editable=False)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -54,7 +59,7 @@ class Player(models.Model):
         "people and bot accounts",
     )
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. IT")
-    club = models.CharField(max_length=80, blank=True)
+    club = models.CharField(max_length=80, blank=True, validators=[validate_typed_name])
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(
         null=True, blank=True, help_text="when its account was deleted (the name is anonymous)"
@@ -74,9 +79,18 @@ class Player(models.Model):
             # lobby-api.md: names are unique without regard to case ("Ana" is "ana").
             models.UniqueConstraint(Lower("name"), name="player_name_unique_without_case"),
         ]
+        indexes = [models.Index(fields=["name_skeleton"], name="player_name_skeleton")]
 
     def __str__(self) -> str:
         return f"{self.name} (bot)" if self.is_bot else self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Keep `name_skeleton` with the name (a save of the name saves it too)."""
+        self.name_skeleton = name_skeleton(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "name_skeleton"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("league:player", args=[self.pk])
@@ -137,7 +151,7 @@ class Event(models.Model):
         PERCENTAGE = "percentage", _("matchpoint percentage")
 
     slug = models.SlugField(max_length=80, unique=True)
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_typed_name])
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
     game = models.CharField(max_length=32)
     variant = models.JSONField(default=dict, blank=True)

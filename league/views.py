@@ -92,6 +92,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "event": event,
         "entries": entries,
         "rounds": rounds,
+        # duplicate: no count of results while a section is played (it tells who has finished)
+        "rounds_in_play": duplicate.rounds_in_play(request.user, event),
         "manager": manager,
         "game": gameplay.game(event.game),
         # Every flag of the event's variant as a person reads it ("Payout: score differences").

@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import tidy, validate_typed_name
 from league.errors import LeagueError
 from league.models import Player, PlayerReport
 from league.profile.services import NAME_MAX_LENGTH, clean_country, name_problem
@@ -18,8 +19,11 @@ class ProfileForm(forms.Form):
         label=_("Display name"),
         max_length=NAME_MAX_LENGTH,
         help_text=_("Your name in events, at tables and in the ratings."),
+        validators=[validate_typed_name],
     )
-    club = forms.CharField(label=_("Club"), max_length=80, required=False)
+    club = forms.CharField(
+        label=_("Club"), max_length=80, required=False, validators=[validate_typed_name]
+    )
     country = forms.CharField(
         label=_("Country"),
         max_length=40,  # a longer answer gets clean_country's message, not a length limit
@@ -42,7 +46,7 @@ class ProfileForm(forms.Form):
             field.help_text = _("It cannot change any more: this account has played a rated game.")
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name = tidy(self.cleaned_data["name"])
         problem = name_problem(name, player=self.player)
         if problem:
             raise forms.ValidationError(problem)

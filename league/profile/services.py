@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 
 from league.errors import LeagueError
 from league.models import Entry, Player, RatingHistory
-from league.services.players import player_for_user
+from league.services.players import lookalike, lookalike_problem, player_for_user, typed_name
 from league.services.standings import touch_standings
 
 NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
@@ -26,9 +26,10 @@ COUNTRY_CODE = re.compile(r"[A-Z]{2}")
 def name_problem(name: str, *, player: Player | None = None) -> str | None:
     """Why `name` cannot be this player's (or a newcomer's) name, or None when it is free.
 
-    Names are unique without regard to case (lobby-api.md; a database index says so too). A
-    name held by a player without an account stays theirs: only an organizer's invitation hands
-    it over (league.services.claims).
+    Names are unique without regard to case (lobby-api.md; a database index says so too), and
+    may not look like another player's (`players.lookalike`; one's own look-alike is no other).
+    A name held by a player without an account stays theirs: only an organizer's invitation
+    hands it over (league.services.claims). `name` is tidied already (`typed_name`).
     """
     if len(name) > NAME_MAX_LENGTH:
         return _("A name has at most %(n)d characters.") % {"n": NAME_MAX_LENGTH}
@@ -37,7 +38,8 @@ def name_problem(name: str, *, player: Player | None = None) -> str | None:
         holders = holders.exclude(pk=player.pk)
     holder = holders.first()
     if holder is None:
-        return None
+        similar = lookalike(name, exclude=player)
+        return lookalike_problem(name, similar) if similar is not None else None
     if holder.user_id is None and not holder.is_builtin_bot and holder.deleted_at is None:
         return _(
             "A player called %(name)s already exists without an account. The name can be "
@@ -94,7 +96,7 @@ def update_profile(
     is_bot_account: bool,
 ) -> Player:
     """Change the user's own profile, all of it or (on a LeagueError) none of it."""
-    name = (name or "").strip()
+    name, club = typed_name(name), typed_name(club)
     if not name:
         raise LeagueError(_("A player needs a name."))
     country = clean_country(country)
@@ -113,7 +115,7 @@ def update_profile(
             mark_changes = is_bot_account != account.is_bot_account
             if mark_changes:
                 check_bot_mark_may_change(player, is_bot_account)
-            player.name, player.club, player.country = name, club.strip(), country
+            player.name, player.club, player.country = name, club, country
             player.is_bot = is_bot_account  # the bot mark shown wherever the player is
             player.save(update_fields=["name", "club", "country", "is_bot"])
             account.language, account.is_bot_account = language, is_bot_account

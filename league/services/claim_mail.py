@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from accounts.mail_subject import mail_subject
 from league.errors import LeagueError
 from league.models import Entry
 from league.services import claims
@@ -44,7 +45,7 @@ def mail_claim_invitation(entry: Entry, *, by: Any, claim_url: str) -> str:
         )
     made = claims.invite_to_claim(entry.player, by=by)
     link = f"{claim_url}?{urlencode({'token': made.token})}"
-    subject = _("Claim your player %(name)s on Mediana") % {"name": entry.player.name}
+    subject = mail_subject(_("Claim your player %(name)s on Mediana") % {"name": entry.player.name})
     body = _(
         "The organizers of %(event)s entered you as %(name)s. To play online and keep your "
         "results and ratings under your own account, open this link, sign up (or log in) and "

@@ -78,6 +78,16 @@ def withheld_fixtures(
     return frozenset(fixtures.values_list("pk", flat=True))
 
 
+def rounds_in_play(user: Any, event: Event) -> frozenset[int]:
+    """The rounds of the event with a section still being played, whose count of results `user`
+    may not see ("2 tables, 1 results" would tell that one table has finished). Empty for an
+    event that is not duplicate (no query) and for `sees_everything`."""
+    if not event.is_duplicate or sees_everything(user, event):
+        return frozenset()
+    fixtures = Fixture.objects.filter(pending(), round__event=event)
+    return frozenset(fixtures.order_by().values_list("round_id", flat=True).distinct())
+
+
 def pending_fixtures(event: Event) -> frozenset[int]:
     """Every fixture of the event in a section still being played (none: no query)."""
     if not event.is_duplicate:

@@ -4,7 +4,10 @@ Names are unique without regard to case, so a row called "Ana" where a player "a
 only mean that player, or a typo for somebody else: the import never guesses. It stops with
 `DuplicateNames` (a LeagueConflict: a confirmation page, or the API's 409) listing the rows
 that match existing players; the organizer marks each one "use the existing player"
-(`use_existing`) or renames it, and imports again. All rows or none: one transaction.
+(`use_existing`) or renames it, and imports again. All rows or none: one transaction. A name
+and a club follow the rule of names (accounts.names: NFC, no line breaks or invisible
+characters), and a new name that looks like an existing player's ("ana" with a Cyrillic a) is
+refused on its line.
 
 The e-mail address is kept on the entry (organizers only) for a player without an account, so
 the organizer can send them one invitation to claim the player (league.services.claim_mail).
@@ -24,9 +27,11 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
+from accounts import names
+from accounts.skeleton import name_skeleton
 from league.errors import LeagueConflict, LeagueError
 from league.models import Entry, Event, Player
-from league.services import entering
+from league.services import entering, players
 from league.services.permissions import check_can_manage
 
 MAX_ROWS = 500
@@ -161,8 +166,13 @@ def check_rows(rows: Iterable[ImportRow]) -> list[ImportRow]:
     problems: list[str] = []
     tidy: list[ImportRow] = []
     seen: dict[str, int] = {}
+    looks: dict[str, int] = {}
     for row in rows:
-        name = " ".join(row.name.split())
+        hidden = names.text_problem(row.name) or names.text_problem(row.club)
+        if hidden:
+            problems.append(_("line %(line)s: %(problem)s") % {"line": row.line, "problem": hidden})
+            continue
+        name = " ".join(names.tidy(row.name).split())
         where = {"line": row.line, "name": name}
         if not name:
             problems.append(_("line %(line)s: a player needs a name") % where)
@@ -191,14 +201,21 @@ def check_rows(rows: Iterable[ImportRow]) -> list[ImportRow]:
                 problems.append(
                     _("line %(line)s: %(email)s is no e-mail address") % {**where, "email": email}
                 )
-        key = name.casefold()
+        key, look = name.casefold(), name_skeleton(name)
         if key in seen:
             problems.append(
                 _("line %(line)s: %(name)s is on line %(first)s already (names ignore case)")
                 % {**where, "first": seen[key]}
             )
+        elif look in looks:
+            problems.append(
+                _("line %(line)s: %(name)s looks like the name on line %(first)s")
+                % {**where, "first": looks[look]}
+            )
         seen.setdefault(key, row.line)
-        tidy.append(replace(row, name=name, club=row.club.strip(), country=country, email=email))
+        looks.setdefault(look, row.line)
+        club = names.tidy(row.club)
+        tidy.append(replace(row, name=name, club=club, country=country, email=email))
     if len(tidy) > MAX_ROWS:
         problems.append(_("at most %(most)s players at once") % {"most": MAX_ROWS})
     if problems:
@@ -220,6 +237,23 @@ def find_matches(event: Event, rows: Sequence[ImportRow]) -> list[Match]:
     return [Match(row=row, player=p, entered=p.pk in entered) for row, p in matched]
 
 
+def lookalike_problems(rows: Sequence[ImportRow], matches: Sequence[Match]) -> list[str]:
+    """A line for each new name (no player has it, in any case) that looks like an existing
+    player's name: it would pass for them. One query."""
+    matched = {m.row.line for m in matches}
+    new = {name_skeleton(row.name): row for row in rows if row.line not in matched}
+    holders = Player.objects.filter(name_skeleton__in=list(new)).order_by("pk")
+    found: dict[str, Player] = {}
+    for player in holders:
+        found.setdefault(player.name_skeleton, player)
+    return [
+        _("line %(line)s: %(problem)s")
+        % {"line": row.line, "problem": players.lookalike_problem(row.name, found[look])}
+        for look, row in sorted(new.items(), key=lambda item: item[1].line)
+        if look in found
+    ]
+
+
 @transaction.atomic
 def import_entries(
     event: Event, rows: Sequence[ImportRow], *, by: Any, checked_in: bool = True
@@ -235,6 +269,9 @@ def import_entries(
         raise LeagueError(problem)
     rows = check_rows(rows)
     matches = find_matches(event, rows)
+    similar = lookalike_problems(rows, matches)
+    if similar:
+        raise ImportProblems(similar)
     unconfirmed = [m for m in matches if not m.row.use_existing]
     if unconfirmed:
         raise DuplicateNames(unconfirmed)

@@ -102,7 +102,10 @@ def check_tiebreaks(names: list[str]) -> list[str]:
 
 
 def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    """Validate game, variant and numbers; returns the fields with the full variant."""
+    """Validate name, game, variant and numbers; returns the fields with the name tidied
+    (`players.typed_name`) and the full variant."""
+    if "name" in fields:
+        fields["name"] = players.typed_name(fields["name"])
     game = fields.get("game")
     try:
         info = gameplay.game(game)

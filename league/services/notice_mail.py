@@ -2,15 +2,19 @@
 
 `email_notice` claims the notice (`UPDATE … SET emailed_at = now WHERE emailed_at IS NULL`) and
 sends inside the same transaction: a second run of the task (a retry, the sweep, a duplicate
-delivery) finds it claimed and sends nothing; a send that fails rolls the claim back, so the
-sweep tries again. Only the account's own address gets mail, only a verified one where the
-deployment verifies addresses (`ACCOUNT_EMAIL_VERIFICATION` not `none`), only for kinds its
-switches leave on; every mail has a one-click unsubscribe link (and `List-Unsubscribe`).
+delivery) finds it claimed and sends nothing; a send that fails for a while (the server down,
+a 4xx answer) rolls the claim back, so the sweep tries again. A mail that can never go (a
+message Django refuses to build, a 5xx answer: `permanent`) is logged once and marked
+"failed", so the sweep does not try it every minute for days. Only the account's own address
+gets mail, only a verified one where the deployment verifies addresses
+(`ACCOUNT_EMAIL_VERIFICATION` not `none`), only for kinds its switches leave on; every mail has
+a one-click unsubscribe link (and `List-Unsubscribe`). Subjects are `mail_subject`'s: one line.
 """
 
 from __future__ import annotations
 
 import logging
+import smtplib
 from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
@@ -22,6 +26,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts.mail_subject import mail_subject
 from league.models import Notice, NoticeSettings
 from league.services.notice_kinds import words
 from league.services.notifications import unsubscribe_token, wants_email
@@ -80,9 +85,9 @@ def build_message(notice: Notice, address: str) -> EmailMessage:
             "settings_link": site_url(reverse("profile")),
         }
         body = render_to_string("league/notices/email.txt", context)
-        subject = f"[Mediana] {title}"
+        subject = mail_subject(f"[Mediana] {title}")
     return EmailMessage(
-        subject=subject.replace("\n", " ")[:200],
+        subject=subject,
         body=body,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[address],
@@ -94,9 +99,20 @@ def build_message(notice: Notice, address: str) -> EmailMessage:
     )
 
 
+def permanent(error: Exception) -> bool:
+    """Whether trying again cannot help: Django refused to build the message (a `ValueError`,
+    such as `BadHeaderError`), or the server answered 5xx (for every recipient)."""
+    if isinstance(error, ValueError):
+        return True
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _text in error.recipients.values())
+    return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
+
+
 def email_notice(notice_id: int) -> str:
     """Mail one notice unless it was handled already; returns what happened ("sent", "off",
-    "no_address", "unverified", "inactive", or "done" when another run had it)."""
+    "no_address", "unverified", "inactive", "failed" for good, or "done" when another run had
+    it). A failure that may pass raises, and the claim is rolled back."""
     with transaction.atomic():
         claimed = Notice.objects.filter(pk=notice_id, emailed_at__isnull=True).update(
             emailed_at=timezone.now()
@@ -106,8 +122,20 @@ def email_notice(notice_id: int) -> str:
         notice = Notice.objects.select_related("user").get(pk=notice_id)
         status, address = address_for(notice)
         if status == "send":
-            build_message(notice, address).send()  # raises: the claim is rolled back
-            status = "sent"
+            try:
+                build_message(notice, address).send()
+            except Exception as error:
+                if not permanent(error):
+                    raise
+                # Only the error's kind: its text may hold the headers (and their links).
+                log.error(
+                    "notice %s cannot be mailed (%s): marked failed, not tried again",
+                    notice_id,
+                    type(error).__name__,
+                )
+                status = "failed"
+            else:
+                status = "sent"
         Notice.objects.filter(pk=notice_id).update(email_status=status)
     return status
 

@@ -2,7 +2,9 @@
 
 Entries (`enter_player`), round plans (bot seats) and the ratings (the seats of a friendly
 table) all come here, so a player is found or made, and a bot named, the same way everywhere.
-Names are unique without regard to case (a database index), so every lookup by name is too.
+Names are unique without regard to case (a database index), so every lookup by name is too;
+and no new or renamed player may look like another (`lookalike`: the same confusable skeleton,
+accounts.skeleton, kept on the player). A name is typed by the rule of `accounts.names`.
 
 Built-in bots (`Player.is_builtin_bot`: a `bot_level`, no account) are keyed by their level and a
 name that names no game (one player per bot across games, with a rating in each). A bot takes a
@@ -20,7 +22,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
+from accounts import names
+from accounts.skeleton import name_skeleton
 from league.errors import LeagueError
 from league.models import Entry, Event, Player, Rating
 
@@ -39,16 +44,46 @@ def player_by_id(player_id: int) -> Player:
     return player
 
 
+def typed_name(text: str | None) -> str:
+    """A name (a player's, a club's, an event's) as typed, tidied (NFC, no surrounding blanks);
+    a LeagueError for a line break, a tab or an invisible character (accounts.names)."""
+    text = names.tidy(text or "")
+    problem = names.text_problem(text)
+    if problem:
+        raise LeagueError(problem)
+    return text
+
+
+def lookalike(name: str, *, exclude: Player | None = None) -> Player | None:
+    """Another player whose name looks like `name` (the same `name_skeleton`: "ana" spelt
+    with a Cyrillic a, and "ana"), or None; `exclude` is the player being renamed. One query."""
+    holders = Player.objects.filter(name_skeleton=name_skeleton(name))
+    if exclude is not None:
+        holders = holders.exclude(pk=exclude.pk)
+    return holders.order_by("pk").first()
+
+
+def lookalike_problem(name: str, holder: Player) -> str:
+    return _("The name %(name)s is too similar to an existing player's name (%(other)s).") % {
+        "name": name,
+        "other": holder.name,
+    }
+
+
 def player_named(name: str | None) -> tuple[Player, bool]:
     """The player called `name` (surrounding blanks ignored), made if nobody has the name yet;
-    and whether it was made. The caller decides whether an existing player may be used."""
-    name = (name or "").strip()
+    and whether it was made. The caller decides whether an existing player may be used. A new
+    name that looks like another player's is refused (it would pass for them)."""
+    name = typed_name(name)
     if not name:
         raise LeagueError("a player needs a name")
-    for _ in range(3):
+    for _attempt in range(3):
         player = Player.objects.filter(name__iexact=name).first()
         if player is not None:
             return player, False
+        holder = lookalike(name)
+        if holder is not None:
+            raise LeagueError(lookalike_problem(name, holder))
         try:
             # A savepoint: another process may take the name (in any case) at the same moment,
             # and then its player is the one meant.
@@ -63,12 +98,12 @@ def player_for_user(user: Any) -> Player:
     """The league player of a user account, made on first use (named after the account, with
     "-2", "-3", … if a player has that name already, in any case); a bot account's player
     carries the bot mark."""
-    for _ in range(5):
+    for _attempt in range(5):
         player = Player.objects.filter(user=user).first()
         if player:
             return player
         name, n = user.get_username(), 2
-        while Player.objects.filter(name__iexact=name).exists():
+        while _held(name):
             name, n = f"{user.get_username()}-{n}", n + 1
         try:
             # A savepoint: two tables of this account may finish at once, and the loser of the
@@ -82,16 +117,25 @@ def player_for_user(user: Any) -> Player:
     raise IntegrityError(f"could not make a player for {user.get_username()!r}")
 
 
+def _held(name: str) -> bool:
+    """Whether a player has `name` (in any case) or one that looks like it."""
+    same = Q(name__iexact=name) | Q(name_skeleton=name_skeleton(name))
+    return Player.objects.filter(same).exists()
+
+
 # --- bots -------------------------------------------------------------------------------------
 
 
 def builtin_bot(name: str, level: str) -> Player | None:
     """The built-in bot called `name` at `level`, made on first use; None when someone else
-    holds the name (in any case): a person, a bot account, a bot of another level."""
-    for _ in range(3):
+    holds the name (in any case) or one that looks like it: a person, a bot account, a bot of
+    another level."""
+    for _attempt in range(3):
         player = Player.objects.filter(name__iexact=name).first()
         if player is not None:
             return player if player.bot_level == level else None
+        if lookalike(name) is not None:
+            return None
         try:
             # A savepoint: another process may make the same bot (or take the name) at once.
             with transaction.atomic():

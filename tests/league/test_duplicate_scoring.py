@@ -24,6 +24,7 @@ from league.services import duplicate
 from league.services import rounds as round_services
 from league.services.results import record_forfeit, record_result
 from league.services.standings import compute_rows, refresh_standings
+from tests.language import text
 
 pytestmark = pytest.mark.django_db
 
@@ -271,6 +272,30 @@ def test_results_are_withheld_until_the_section_is_complete(client, dup, alice, 
     ledger = client.get(reverse("league:ledger_csv", args=[event.slug])).content.decode()
     assert len(ledger.strip().splitlines()) == 1 + 3 * 2 * 3
     assert api.get(f"/api/players/{player.pk}/").json()["history"] != []
+
+
+def test_the_event_page_counts_no_results_while_a_section_is_played(client, dup, alice, charlie):
+    """A count such as "3 tables, 1 results" would tell everyone that one table has finished."""
+    event, _round, fixtures, users = dup
+    enter(alice, fixtures[0], MIDDLE_1, FLAT)
+    progress = text("%(tables)s tables, %(results)s results", tables=3, results=1)
+    tables = text("%(tables)s tables", tables=3)
+
+    def event_page(user):
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        return client.get(reverse("league:event", args=[event.slug])).content.decode()
+
+    # anonymous, the player of the finished table, the player of one still playing, an outsider
+    for viewer in (None, users[0], users[2], charlie):
+        page = event_page(viewer)
+        assert progress not in page and tables in page
+    assert progress in event_page(alice)  # the organizer, who plays nowhere
+    enter(alice, fixtures[1], LOW_TIE, FLAT)
+    enter(alice, fixtures[2], FLAT, FLAT)
+    done = text("%(tables)s tables, %(results)s results", tables=3, results=3)
+    assert all(done in event_page(viewer) for viewer in (None, users[0], charlie))
 
 
 def test_an_organizer_who_plays_is_a_player_here(client, dup, alice):

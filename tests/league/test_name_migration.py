@@ -51,3 +51,23 @@ def test_existing_bots_become_basic_builtin_bots_and_bot_accounts_get_the_mark()
         assert rows == {"Bot 1": (True, "basic"), "robo": (True, ""), "ana": (False, "")}
     finally:
         migrate(latest)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_existing_player_gets_the_skeleton_of_its_name():
+    """Look-alikes made before the check are kept (a person decides which one goes), and the
+    check sees them from then on."""
+    from accounts.skeleton import name_skeleton
+
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("league")
+    old = migrate([("league", "0014_event_scoring_sections")])
+    try:
+        Player = old.get_model("league", "Player")
+        for name in ("ana", "\u0430na", "Bill", "Strong bot 1"):
+            Player.objects.create(name=name)
+        new = migrate([("league", "0015_player_name_skeleton")]).get_model("league", "Player")
+        rows = dict(new.objects.values_list("name", "name_skeleton"))
+        assert rows == {name: name_skeleton(name) for name in rows}
+        assert rows["ana"] == rows["\u0430na"] == "ana" and rows["Strong bot 1"] == "strong bot l"
+    finally:
+        migrate(latest)

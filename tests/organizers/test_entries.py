@@ -195,6 +195,21 @@ def test_an_imported_player_is_mailed_one_invitation_to_claim(client, olga, cup,
     assert via_api.status_code == 201 and "token=" in via_api.json()["link"]
 
 
+def test_a_name_stored_with_a_line_break_still_gets_its_invitation_mailed(
+    client, olga, cup, settings
+):
+    """Names stored before they were checked may hold one: the subject is one line anyway."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    entry_import.import_entries(cup, entry_import.parse_text("Dina,,,dina@example.org"), by=olga)
+    Player.objects.filter(name="Dina").update(name="Dina\r\nRossi")
+    dina = Entry.objects.get(event=cup, player__name="Dina\r\nRossi")
+    client.force_login(olga)
+    answer = client.post(reverse("league:claim_invite", args=[cup.slug, dina.pk]), {"how": "mail"})
+    assert answer.status_code == 302
+    (sent,) = mail.outbox
+    assert "Dina Rossi" in sent.subject and "\n" not in sent.subject
+
+
 # --- withdraw, undo, remove, delete -----------------------------------------------------------
 
 

@@ -1,0 +1,51 @@
+"""The one rule for the names and titles people type — a player's or an account's name, a club,
+an event's name — whichever way they come in: forms, the API, imports, sign-up, the profile.
+
+Refused, saying which character: control characters (Unicode category Cc: tabs, line breaks, a
+carriage return — which would stop every e-mail whose subject carries the name), format
+characters (Cf: zero-width joiners and spaces, the bidi overrides and isolates that turn text
+around, the soft hyphen), line and paragraph separators (Zl, Zp), lone surrogates (Cs) and the
+Hangul fillers, letters that draw nothing. What is left is normalised to NFC, so "é" typed as
+"e" and a combining accent is the same name as "é". Look-alike names are `accounts.skeleton`'s.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of `text` a name may not hold, or None."""
+    for char in text:
+        if unicodedata.category(char) in REFUSED_CATEGORIES or char in BLANK_LETTERS:
+            return char
+    return None
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` cannot be a name (translated), or None."""
+    char = hidden_character(text)
+    if char is None:
+        return None
+    described = f"U+{ord(char):04X} {unicodedata.name(char, '')}".strip()
+    return _(
+        "A name cannot contain line breaks, tabs or invisible characters (found %(char)s)."
+    ) % {"char": described}
+
+
+def tidy(text: str) -> str:
+    """A typed name as it is kept: NFC, without surrounding blanks (check `text_problem`)."""
+    return unicodedata.normalize("NFC", text or "").strip()
+
+
+def validate_typed_name(value: str) -> None:
+    """A field validator (models, forms, the API's serializers) for `text_problem`."""
+    problem = text_problem(value or "")
+    if problem:
+        raise ValidationError(problem, code="hidden_character")
