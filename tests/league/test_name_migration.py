@@ -60,12 +60,12 @@ def test_every_existing_player_gets_the_skeleton_of_its_name():
     from accounts.skeleton import name_skeleton
 
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes("league")
-    old = migrate([("league", "0014_event_scoring_sections")])
+    old = migrate([("league", "0015_rated_match_weight")])
     try:
         Player = old.get_model("league", "Player")
         for name in ("ana", "\u0430na", "Bill", "Strong bot 1"):
             Player.objects.create(name=name)
-        new = migrate([("league", "0015_player_name_skeleton")]).get_model("league", "Player")
+        new = migrate([("league", "0016_player_name_skeleton")]).get_model("league", "Player")
         rows = dict(new.objects.values_list("name", "name_skeleton"))
         assert rows == {name: name_skeleton(name) for name in rows}
         assert rows["ana"] == rows["\u0430na"] == "ana" and rows["Strong bot 1"] == "strong bot l"

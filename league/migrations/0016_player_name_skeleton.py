@@ -27,7 +27,7 @@ def fill_skeletons(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0014_event_scoring_sections'),
+        ('league', '0015_rated_match_weight'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
