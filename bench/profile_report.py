@@ -22,7 +22,7 @@ from pathlib import Path
 
 # (group, substrings of a file path): the first match wins.
 GROUPS = [
-    ("engine (gameplay/engines)", ["/gameplay/engines/"]),
+    ("engine (games/)", ["/games/"]),
     ("consumer (gameplay/consumers)", ["/gameplay/consumers/"]),
     ("payloads (state_payload, last_action)", ["/gameplay/services/payloads.py"]),
     ("notify (fan-out)", ["/gameplay/services/notify.py"]),

@@ -16,11 +16,11 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
-from gameplay.engines import registry
-from gameplay.engines.errors import EngineError, RecordError, VariantError
 from gameplay.forms import variant_field
 from gameplay.signals import match_finished
 from gameplay.variant_labels import flag_label, value_label
+from games import registry
+from games.core.errors import EngineError, RecordError, VariantError
 
 __all__ = [
     "EngineError",
@@ -124,7 +124,7 @@ BOT_LEVEL_LABELS = {
 
 def bot_levels(game_name: str) -> list[str]:
     """The built-in bot levels that can play this game, weakest first (docs/bots.md)."""
-    from gameplay import bots
+    from games import bots
 
     return bots.levels(game_name)
 
@@ -182,7 +182,7 @@ def score_record(record: Any, *, n_deals: int | None = None) -> dict[str, Any]:
 
     Raises `RecordError` whose message is the one-line report of records.md.
     """
-    from gameplay.engines import records
+    from games.core import records
 
     return records.score_record(record, n_deals=n_deals)
 
@@ -228,12 +228,12 @@ def score_sheet(
 
     Raises `EngineError` (a `SheetError`) naming the deal and the reason.
     """
-    from gameplay.engines.sheets import score_sheet as score
+    from games.core.sheets import score_sheet as score
 
     return score(game_name, variant, sheet, dealer=dealer, n_seats=n_seats, n_deals=n_deals)
 
 
-# --- score grids: over-the-table results typed deal by deal (gameplay/engines/grid.py) --------
+# --- score grids: over-the-table results typed deal by deal (games/core/grid.py) --------
 
 
 def _problem(exc: Any) -> dict[str, Any]:
@@ -250,14 +250,14 @@ def _problem(exc: Any) -> dict[str, Any]:
 def sheet_grid(game_name: str, variant: dict[str, Any]) -> dict[str, Any]:
     """The game's score grid under this variant: ``{"game", "seats", "fields": [...]}``, each
     field's name, English label, kind, bounds, choices, per-seat flag, sum and `when`."""
-    from gameplay.engines.grid import describe_grid
+    from games.core.grid import describe_grid
 
     return describe_grid(game_name, variant)
 
 
 def grid_input_name(deal: int, field: str, seat: int | None = None) -> str:
     """The form input of a grid field (and the key of its problem): ``d0.points.2``."""
-    from gameplay.engines.grid import input_name
+    from games.core.grid import input_name
 
     return input_name(deal, field, seat)
 
@@ -267,7 +267,7 @@ def read_grid(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Grid rows from a form's inputs (`get(name)` gives an input's text; names as
     `grid.input_name`), and the inputs that hold no value of their kind (as problems)."""
-    from gameplay.engines.grid import read_form
+    from games.core.grid import read_form
 
     rows, problems = read_form(game_name, variant, n_rows, get)
     return rows, [_problem(p) for p in problems]
@@ -278,7 +278,7 @@ def grid_sheet(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The score sheet a grid stands for, and every problem found (field by field); the sheet
     counts only without problems."""
-    from gameplay.engines.grid import grid_to_sheet
+    from games.core.grid import grid_to_sheet
 
     sheet, problems = grid_to_sheet(game_name, variant, rows)
     return sheet, [_problem(p) for p in problems]
@@ -289,7 +289,7 @@ def check_grid(
 ) -> dict[str, Any]:
     """A grid as it is typed: each deal's dealer, scores, payouts and running totals as far as
     the rows are right, every problem, and (without problems) the sheet and its score."""
-    from gameplay.engines.grid import check_grid as check
+    from games.core.grid import check_grid as check
 
     out = check(game_name, variant, rows, n_seats=n_seats, n_deals=n_deals)
     out["problems"] = [_problem(p) for p in out["problems"]]
@@ -298,7 +298,7 @@ def check_grid(
 
 def sheet_examples() -> list[dict[str, Any]]:
     """Per game: what a score sheet's deal holds and an example sheet (the API's schema)."""
-    from gameplay.engines.sheets import sheet_examples as examples
+    from games.core.sheets import sheet_examples as examples
 
     return examples()
 

@@ -15,9 +15,9 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from gameplay import api
-from gameplay import bots as bot_registry
 from gameplay.forms import variant_field
 from gameplay.services.lobby import MAX_DEALS, MAX_SECONDS_PER_MOVE
+from games import bots as bot_registry
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.lobby_forms import CreateTableForm
 from gameplay.models import Table
 from gameplay.services import lobby
+from games import registry
 
 LOBBY_PAGE_SIZE = 20
 MY_GAMES_PAGE_SIZE = 25

@@ -14,9 +14,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from gameplay import api, lobby_views
-from gameplay.engines import registry
 from gameplay.models import Table
 from gameplay.services import duplicate, identity, matches, summaries
+from games import registry
 
 
 def _viewer(request: HttpRequest, table: Table) -> identity.Identity | None:

@@ -539,7 +539,7 @@ class Result(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     record = models.JSONField(null=True, blank=True)
     sheet = models.JSONField(null=True, blank=True)
-    # The score grid as typed (rows per deal, gameplay/engines/grid.py), when it was: a
+    # The score grid as typed (rows per deal, games/core/grid.py), when it was: a
     # correction opens with it filled in.
     grid = models.JSONField(null=True, blank=True)
     scored = models.JSONField(help_text="score_record output: deals, totals, winners")

@@ -24,8 +24,8 @@ from typing import Any
 from django.conf import settings
 
 from gameplay import clock
-from gameplay.engines import Match
 from gameplay.models import Seat, Table
+from games import Match
 
 
 # ------------------------------------------------------------------ seats (per revision)

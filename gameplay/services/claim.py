@@ -19,8 +19,8 @@ from typing import Any
 
 from django.db import connections, models, transaction
 
-from gameplay.engines import Match
 from gameplay.models import Action, Table
+from games import Match
 
 PLAYING = Table.Status.PLAYING
 

@@ -15,11 +15,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from gameplay import bots, clock
-from gameplay.engines import Match, VariantError, registry
+from gameplay import clock
 from gameplay.models import Seat, Table, default_connect_grace
 from gameplay.services import cache, runner
 from gameplay.services.after_commit import after_commit
+from games import Match, VariantError, bots, registry
 
 
 @dataclass(frozen=True)

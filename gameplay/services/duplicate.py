@@ -16,10 +16,10 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
-from gameplay.engines import Match, VariantError, registry
-from gameplay.engines import commitment as commit
-from gameplay.engines.errors import EngineError, EngineFault, RecordError
 from gameplay.models import Table
+from games import Match, VariantError, registry
+from games.core import commitment as commit
+from games.core.errors import EngineError, EngineFault, RecordError
 
 # What a person reads where an embargoed table's record, replay or result would be.
 WITHHELD = gettext_lazy(
@@ -269,7 +269,7 @@ def deal_outcomes(record: Any) -> list[str]:
     """One short translated line per deal of a `mediana.record/1` record: the contract or the
     outcome (the engines' deal summaries), "Not finished" for a deal that stopped early.
     `RecordError` for a record that does not replay."""
-    from gameplay.engines.records import replay_record
+    from games.core.records import replay_record
 
     replay_record(record)  # checks the whole record first (RecordError)
     spec = registry.get_game(record["game"])

@@ -36,8 +36,6 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from gameplay import bots as bot_registry
-from gameplay.engines import VariantError, registry
 from gameplay.models import Seat, Table, new_seat_token
 from gameplay.services import cache, notify
 from gameplay.services.after_commit import after_commit
@@ -45,6 +43,8 @@ from gameplay.services.create import SeatSpec, create_table, deal_waiting
 from gameplay.services.matches import load_match
 from gameplay.services.payloads import waiting_payload
 from gameplay.services.runner import bot_delay
+from games import VariantError, registry
+from games import bots as bot_registry
 
 logger = logging.getLogger(__name__)
 

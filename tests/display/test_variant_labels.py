@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from gameplay import api as gameplay
-from gameplay.engines import registry
 from gameplay.services import lobby
+from games import registry
 from league.standings import get_tiebreak
 from tests.gameplay.conftest import make_users
 from tests.lobby_pages.forms import flipped_variant

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import game_names, get_game, start_match
-from gameplay.engines.records import replay_record, score_record
+from games import game_names, get_game, start_match
+from games.core.records import replay_record, score_record
 
 from .helpers import concrete, random_variant
 from .test_mediatore import auction, play_seat0_first

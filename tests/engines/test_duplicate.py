@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameplay import api
-from gameplay.bots.common import expand_random
-from gameplay.engines import VariantError, registry
-from gameplay.engines.errors import RecordError
+from games import VariantError, registry
+from games.core.bots.common import expand_random
+from games.core.errors import RecordError
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "saichugen": {},

@@ -11,10 +11,11 @@ import pytest
 import time_machine
 from django.core.management import CommandError, call_command
 
-from gameplay import api, bots
+from gameplay import api
 from gameplay.models import Action, Seat, Table
 from gameplay.services import clocks, matches, runner
 from gameplay.services.create import SeatSpec, create_table
+from games import bots
 
 from .conftest import make_users
 

@@ -16,11 +16,12 @@ from django.test import Client
 
 from config.asgi import application
 from gameplay import api
-from gameplay.bots.common import expand_random
-from gameplay.engines import VariantError, commitment, registry
 from gameplay.models import Table
 from gameplay.services import identity, matches, payloads, play
 from gameplay.services.cache import Snapshot
+from games import VariantError, registry
+from games.core import commitment
+from games.core.bots.common import expand_random
 
 from .conftest import make_users
 

@@ -14,11 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.models import Action, Table
 from gameplay.services import cache, clocks, matches, payloads, runner
 from gameplay.services.errors import TableError
 from gameplay.services.play import play_action
+from games import registry
 
 from .conftest import current, make_table, make_users, some_legal
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.models import Action, Table
 from gameplay.services import matches, notify
+from games import registry
 from tests.engines.oracles import KNOWABLE
 
 from .conftest import make_table

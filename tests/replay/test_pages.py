@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.models import Seat, Table
 from gameplay.services import matches
+from games import registry
 from tests.gameplay.conftest import make_table, make_users
 
 from .conftest import play_out

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.rules_views import rules_template
 from gameplay.services import lobby
+from games import registry
 from league.services import events as event_services
 from tests.gameplay.conftest import make_table, make_users, token
 from tests.home.page import Node, parse

@@ -17,11 +17,11 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from gameplay import api
-from gameplay.bots.common import expand_random
-from gameplay.engines import registry
-from gameplay.engines.records import replay_record
 from gameplay.models import Table
 from gameplay.services import matches, notify, play
+from games import registry
+from games.core.bots.common import expand_random
+from games.core.records import replay_record
 from tests.gameplay.conftest import make_table, make_users, token
 
 GAMES = [g.name for g in registry.games()]
