@@ -53,7 +53,7 @@
 
   // ------------------------------------------------------------------ hints
   // What a contract, a signal or a target means: the engine's HINTS, put in the page config by
-  // the server (gameplay/engines/hints.py). A hinted thing has a `title` for the mouse and an
+  // the server (games/core/hints.py). A hinted thing has a `title` for the mouse and an
   // (i) beside it that a tap (or Enter) opens and closes; hovering the (i) opens it too. The
   // (i) is a span, not a button: "#action-buttons button" stays the list of actions.
   const hints = cfg.hints || {};
