@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from gameplay.forms import variant_field
 from gameplay.signals import match_finished
@@ -114,14 +114,6 @@ def legend(game_name: str) -> dict[str, str]:
     return engine_legend(game_name)
 
 
-# What a person reads for a built-in bot level (the registry's descriptions are for developers).
-BOT_LEVEL_LABELS = {
-    "random": gettext_noop("Random"),
-    "basic": gettext_noop("Basic"),
-    "strong": gettext_noop("Strong"),
-}
-
-
 def bot_levels(game_name: str) -> list[str]:
     """The built-in bot levels that can play this game, weakest first (docs/bots.md)."""
     from games import bots
@@ -130,9 +122,14 @@ def bot_levels(game_name: str) -> list[str]:
 
 
 def bot_level_label(level: str) -> str:
-    """A bot level as a person reads it, translated ("Strong"); an unlisted one capitalized."""
-    label = BOT_LEVEL_LABELS.get(level)
-    return gettext(label) if label else level.capitalize()
+    """A bot level as a person reads it, translated: its label in the bot registry ("Strong");
+    an unknown one (a level since removed) capitalized."""
+    from games import bots
+
+    try:
+        return gettext(bots.level(level).label)
+    except KeyError:
+        return level.capitalize()
 
 
 def max_deals() -> int:

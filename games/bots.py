@@ -12,9 +12,11 @@ from games.core.bots import random_level, strong  # noqa: F401
 from games.core.bots.common import expand_random, random_action
 from games.core.bots.registry import (
     DEFAULT_LEVEL,
+    Level,
     all_levels,
     choose_action,
     get_bot,
+    level,
     levels,
 )
 from games.mediatore import bots as mediatore_bots  # noqa: F401
@@ -25,10 +27,12 @@ from games.three_five_eight import bots as three_five_eight_bots  # noqa: F401
 
 __all__ = [
     "DEFAULT_LEVEL",
+    "Level",
     "all_levels",
     "choose_action",
     "expand_random",
     "get_bot",
+    "level",
     "levels",
     "random_action",
 ]

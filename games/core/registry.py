@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 from games.core.base import Match
@@ -46,6 +47,12 @@ class GameSpec:
 
     def defaults(self) -> dict[str, Any]:
         return {f.name: f.default for f in self.flags}
+
+    def provides(self, part: str) -> bool:
+        """Whether the game's package has the module `part` ("determiniser"), found without
+        importing it: what a bot level may need of a game (``games.core.bots.registry.Level``)."""
+        package = self.engine.__module__.rpartition(".")[0]
+        return bool(package) and find_spec(f"{package}.{part}") is not None
 
     @property
     def determiniser(self) -> Any:

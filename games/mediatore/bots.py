@@ -66,7 +66,7 @@ def _low_cards(cards: list[str], hand: list[str], n: int, keep: str | None = Non
     return sorted(pool, key=lambda c: (thirds(c) * 3 + strength(c), counts[suit_of(c)]))[:n]
 
 
-@register("mediatore", "basic", "bids on strong hands, signals and plays by simple rules", rank=10)
+@register("mediatore", "basic", "bids on strong hands, signals and plays by simple rules")
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     acts = by_act(legal)
     hand = view["hand"]

@@ -29,7 +29,6 @@ BUDGET = 480  # rollouts per decision: sampled worlds x candidate cards
     "saichugen",
     "basic",
     "aims for the median by sampling the unseen cards",
-    rank=10,
     rollout=False,  # 25 ms a decision: a search plays its rollouts at random instead
 )
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:

@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.core.bots import strong as _level  # noqa: F401  (defines the level played here)
 from games.core.bots.registry import register
 from games.core.bots.search import COUNTS, Budget, Decision
 from games.saichugen import bots as basic
@@ -119,7 +120,6 @@ def decide(
     "saichugen",
     "strong",
     "searches: expects the others to aim for the median too",
-    rank=20,
     searches=True,
 )
 def choose(

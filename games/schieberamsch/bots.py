@@ -32,7 +32,7 @@ def _danger(card: str, hand: list[str]) -> float:
     return points(card) + strength(card) - 3.0 * low
 
 
-@register("schieberamsch", "basic", "sheds points and pushes the skat by simple rules", rank=10)
+@register("schieberamsch", "basic", "sheds points and pushes the skat by simple rules")
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     acts = by_act(legal)
     hand = view["hand"]

@@ -54,7 +54,7 @@ def _is_top(card: str, hand: list[str], gone: set[str]) -> bool:
     return all(c in gone or c in hand for c in higher_in_suit(card))
 
 
-@register("three_five_eight", "basic", "plays to its trick target by simple rules", rank=10)
+@register("three_five_eight", "basic", "plays to its trick target by simple rules")
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict:
     acts = by_act(legal)
     hand = view["hand"]

@@ -32,7 +32,7 @@ def test_a_level_registered_for_every_game_serves_a_game_without_its_own():
 
 def test_registering_the_same_bot_twice_is_refused():
     with pytest.raises(ValueError, match="twice"):
-        registry.register("saichugen", "basic", rank=10)(lambda view, legal, rng: legal[0])
+        registry.register("saichugen", "basic")(lambda view, legal, rng: legal[0])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -13,8 +13,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.bots.registry import ANY_GAME, get_bot, register
+from games.core.bots.registry import ANY_GAME, define_level, get_bot, register
 from games.core.bots.search import Budget, Decision, policy_rollout, random_rollout, search
+from games.core.hints import gettext_noop
+
+# Its search samples worlds from the game's determiniser: a game without one is not offered it.
+define_level("strong", gettext_noop("Strong"), rank=20, needs=("determiniser",))
 
 
 def decide(
@@ -36,7 +40,6 @@ def decide(
     ANY_GAME,
     "strong",
     "searches: plays every candidate out in sampled deals",
-    rank=20,
     searches=True,
 )
 def choose(
