@@ -11,7 +11,6 @@ table's record or result is served (docs/tables.md, "Embargoed tables").
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -20,6 +19,7 @@ from gameplay.models import Table
 from games import Match, VariantError, registry
 from games.core import commitment as commit
 from games.core.errors import EngineError, EngineFault, RecordError
+from games.core.traveller import dashes
 
 # What a person reads where an embargoed table's record, replay or result would be.
 WITHHELD = gettext_lazy(
@@ -159,110 +159,20 @@ def release_tables(table_refs: Any) -> int:
 
 # --- one line per deal: "the contract or outcome", for the travellers -------------------------
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def _dashes(values: list[int]) -> str:
-    """Figures per seat, in seat order: ``16/0/0``."""
-    return "/".join(str(v) for v in values)
-
-
-def _notes(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {n["code"]: n for n in summary.get("notes", [])}
-
-
-def _three_five_eight(summary: dict[str, Any]) -> str:
-    notes = _notes(summary)
-    tricks = next((r["values"] for r in summary.get("table", []) if r["code"] == "tricks"), [])
-    line = gettext("Trumps %(suit)s: tricks %(tricks)s against targets %(targets)s") % {
-        "suit": SUITS.get(notes["trump"]["suit"], notes["trump"]["suit"]),
-        "tricks": _dashes(tricks),
-        "targets": _dashes(notes["targets"]["targets"]),
-    }
-    if "woburn" in notes:
-        bid = gettext("seat %(seat)s bid %(tricks)s") % {
-            "seat": notes["woburn"]["seat"],
-            "tricks": notes["woburn"]["tricks"],
-        }
-        line = f"{bid}; {line}"
-    return line
-
-
-def _mediatore(summary: dict[str, Any]) -> str:
-    notes = _notes(summary)
-    contract, outcome = notes["contract"], notes["outcome"]
-    params = {
-        "contract": contract["contract"].capitalize(),
-        "seat": contract["declarer"],
-        "points": outcome["points"],
-    }
-    if outcome["won"]:
-        line = gettext("%(contract)s by seat %(seat)s, won with %(points)s points") % params
-    else:
-        line = gettext("%(contract)s by seat %(seat)s, lost with %(points)s points") % params
-    called = notes.get("called")
-    if called is not None:
-        if called["holder"] < 0:
-            where = gettext("called %(card)s, in the monte") % {"card": called["card"]}
-        else:
-            where = gettext("called %(card)s, held by seat %(seat)s") % {
-                "card": called["card"],
-                "seat": called["holder"],
-            }
-        line = f"{line} ({where})"
-    if outcome.get("slam"):
-        line = f"{line}, {gettext('a slam')}"
-    return line
-
-
-def _schieberamsch(summary: dict[str, Any]) -> str:
-    notes = _notes(summary)
-    if summary["kind"] == "grand_hand":
-        points = notes["declarer_points"]["points"]
-        params = {"seat": notes["grand_hand"]["declarer"], "points": points}
-        if points >= 61:
-            return gettext("Grand Hand by seat %(seat)s, won with %(points)s card points") % params
-        return gettext("Grand Hand by seat %(seat)s, lost with %(points)s card points") % params
-    pushes = notes["pushed"]["pushes"] if "pushed" in notes else 0
-    kinds = {
-        "durchmarsch": gettext("Schieberamsch, a Durchmarsch"),
-        "jungfrau": gettext("Schieberamsch with a Jungfrau"),
-        "even": gettext("Schieberamsch, all three equal"),
-    }
-    line = kinds.get(summary["kind"], gettext("Schieberamsch"))
-    points = next((r["values"] for r in summary.get("table", []) if r["code"] == "card_points"), [])
-    if points:
-        line = f"{line}: " + gettext("card points %(points)s") % {"points": _dashes(points)}
-    return f"{line}, " + gettext("the skat pushed %(n)s times") % {"n": pushes}
-
-
-def _saichugen(summary: dict[str, Any]) -> str:
-    game = _notes(summary)["game_scores"]
-    return gettext("Game scores %(scores)s, the median %(median)s") % {
-        "scores": _dashes(game["scores"]),
-        "median": game["median"],
-    }
-
-
-OUTCOMES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "three_five_eight": _three_five_eight,
-    "mediatore": _mediatore,
-    "schieberamsch": _schieberamsch,
-    "saichugen": _saichugen,
-}
-
 
 def outcome_line(game_name: str, summary: dict[str, Any] | None) -> str:
-    """One deal's summary (`Match.deal_summary`) as a short translated line; a summary that is
-    missing or not of the expected shape still gives a line (the scores), never an error."""
+    """One deal's summary (`Match.deal_summary`) as a short translated line, worded by the
+    game's package (`GameSpec.traveller`); a summary that is not of the expected shape still
+    gives a line (the scores). `KeyError` for an unknown game or one without its line."""
+    outcome = registry.get_game(game_name).traveller
     if summary is None:
         return gettext("Not finished")
     if summary.get("kind") == "thrown_in":
         return gettext("Thrown in: everybody passed")
     try:
-        return OUTCOMES[game_name](summary)
+        return outcome(summary, gettext)
     except (KeyError, TypeError, IndexError):
-        return gettext("Scores %(scores)s") % {"scores": _dashes(summary.get("scores", []))}
+        return gettext("Scores %(scores)s") % {"scores": dashes(summary.get("scores", []))}
 
 
 def deal_outcomes(record: Any) -> list[str]:

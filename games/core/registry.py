@@ -6,6 +6,7 @@ games there are is said in one place, `games/registry.py`, one line a game. The 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.util import find_spec
@@ -53,6 +54,18 @@ class GameSpec:
         importing it: what a bot level may need of a game (``games.core.bots.registry.Level``)."""
         package = self.engine.__module__.rpartition(".")[0]
         return bool(package) and find_spec(f"{package}.{part}") is not None
+
+    @property
+    def traveller(self) -> Callable[[dict[str, Any], Callable[[str], str]], str]:
+        """The game's line for one finished deal on a duplicate traveller
+        (``games/<game>/traveller.py``, its ``outcome(summary, gettext)``; ``games/core/
+        traveller.py``). ``KeyError`` for a game without one: a loud error, never a guess."""
+        package = self.engine.__module__.rpartition(".")[0]
+        try:
+            module = import_module(f"{package}.traveller")
+        except ModuleNotFoundError as missing:
+            raise KeyError(f"{self.name} has no traveller outcome") from missing
+        return module.outcome
 
     @property
     def determiniser(self) -> Any:
