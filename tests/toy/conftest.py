@@ -9,6 +9,18 @@ from tests.toygame import GAME, registered
 from tests.toygame import oracles as toy_oracles
 
 
+@pytest.fixture(autouse=True)
+def quick_tables(settings):
+    """Bots move at once, no background sweeper, a fresh match cache (as tests/gameplay)."""
+    from gameplay.services import cache
+
+    settings.GAMEPLAY_BOT_DELAY = 0
+    settings.GAMEPLAY_EMBEDDED_SWEEPER = False
+    cache.forget()
+    yield
+    cache.forget()
+
+
 @pytest.fixture
 def toy_game(monkeypatch):
     """Toy Tricks registered as a game (with its basic bot), and its oracles where the

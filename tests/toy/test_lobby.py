@@ -6,9 +6,16 @@ from __future__ import annotations
 import pytest
 
 from gameplay.models import Table
-from tests.lobby.conftest import TABLES, api, create, join, play_out
-from tests.lobby.conftest import ana, ben, cleo  # noqa: F401  (fixtures)
-from tests.toy.test_table_server import quick_tables  # noqa: F401  (fixture)
+from tests.lobby.conftest import (  # noqa: F401  (ana, ben, cleo: fixtures)
+    TABLES,
+    ana,
+    api,
+    ben,
+    cleo,
+    create,
+    join,
+    play_out,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("toy_game")]
 

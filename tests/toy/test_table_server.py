@@ -16,18 +16,6 @@ from tests.gameplay.test_table_socket import act, receive, seated
 db = database_sync_to_async
 
 
-@pytest.fixture(autouse=True)
-def quick_tables(settings):
-    """Bots move at once, no background sweeper, a fresh match cache (as tests/gameplay)."""
-    from gameplay.services import cache
-
-    settings.GAMEPLAY_BOT_DELAY = 0
-    settings.GAMEPLAY_EMBEDDED_SWEEPER = False
-    cache.forget()
-    yield
-    cache.forget()
-
-
 def bots_table(n_deals: int = 2) -> Table:
     """A table of three basic bots, played to its end through the service path."""
     table = make_table(game="toy", bots=["b0", "b1", "b2"], n_deals=n_deals, seed=11)
@@ -116,6 +104,6 @@ def test_the_table_page(client):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("toy_game")
-@pytest.mark.xfail(strict=True, reason="the rules page is gameplay/templates/gameplay/rules/toy.html")
+@pytest.mark.xfail(strict=True, reason="no gameplay/templates/gameplay/rules/toy.html")
 def test_the_table_pages_how_to_play_link(client):
     assert client.get("/games/toy/").status_code == 200
