@@ -1,0 +1,31 @@
+"""Toy Tricks: a minimal three-player trick game that lives in the tests only.
+
+It proves that a game is its package plus its registration: `registered()` puts it (and its
+basic bot) into the registries as `games/registry.py` and `games/bots.py` do for the real
+games, and takes it out again, so no other test sees it (the `toy_game` fixture,
+`tests/toy/conftest.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from games.core.bots import registry as bot_registry
+from games.core.registry import register_game, unregister_game
+from tests.toygame import bots
+from tests.toygame.engine import ToyMatch
+
+GAME = ToyMatch.GAME
+
+
+@contextmanager
+def registered() -> Iterator[type[ToyMatch]]:
+    """The toy game and its `basic` bot registered for the duration of the block."""
+    register_game(ToyMatch)
+    bot_registry.register(GAME, "basic", rank=10)(bots.choose)
+    try:
+        yield ToyMatch
+    finally:
+        # The bot registry has no public way to take a level out (a test's toy is its only use).
+        bot_registry._BOTS.pop((GAME, "basic"), None)
+        unregister_game(GAME)
