@@ -56,8 +56,20 @@ def visible(events: list[Event], seat: int | None) -> list[Event]:
 
 
 def part(code: str, text: str, value: int, **figures: Any) -> dict[str, Any]:
-    """One line of a ``deal_summary`` breakdown: what it adds to the total, and why."""
+    """One line of a ``deal_summary`` breakdown: what it adds to the total, and why. A step
+    that multiplies or divides the running figure says so in ``op=times(n)`` / ``op=divide(n)``,
+    so a client writes the arithmetic without knowing the game's codes."""
     return {"code": code, "text": text, "value": value, **figures}
+
+
+def times(by: int) -> dict[str, int]:
+    """A part's ``op``: the running figure multiplied by ``by`` (its ``value`` the difference)."""
+    return {"times": by}
+
+
+def divide(by: int) -> dict[str, int]:
+    """A part's ``op``: the running figure divided by ``by``, the fraction dropped towards zero."""
+    return {"divide": by}
 
 
 def note(code: str, text: str, **figures: Any) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from games.core.base import (
     Event,
     Match,
     Reason,
+    divide,
     event,
     not_held,
     note,
@@ -996,6 +997,7 @@ class MediatoreMatch(Match):
                     whole - thirds,
                     thirds=thirds,
                     points=whole,
+                    op=divide(3),
                 )
             )
             for m in members:

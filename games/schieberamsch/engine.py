@@ -20,6 +20,7 @@ from games.core.base import (
     Event,
     Match,
     Reason,
+    divide,
     event,
     not_held,
     note,
@@ -27,6 +28,7 @@ from games.core.base import (
     reason,
     refuse,
     row,
+    times,
     unknown_card,
 )
 from games.core.cards import FRENCH32, SUIT_NAMES, Deck
@@ -991,7 +993,7 @@ class SchieberamschMatch(Match):
             if div != 1:
                 after = pen(running, div)
                 text = f"÷ {div}, the fraction dropped: {after}"
-                lines.append(part("divisor", text, after - running, divisor=div))
+                lines.append(part("divisor", text, after - running, divisor=div, op=divide(div)))
 
         if d >= 0:
             kind, notes, score_parts = self._grand_summary(skat, sp, divided)
@@ -1043,23 +1045,29 @@ class SchieberamschMatch(Match):
             )
         ]
         if kontra:
-            lines.append(part("kontra", f"Kontra by seat {self.kontra}: doubled", running))
+            lines.append(
+                part("kontra", f"Kontra by seat {self.kontra}: doubled", running, op=times(2))
+            )
             running *= 2
         if self.re:
-            lines.append(part("re", "Re: doubled again", running))
+            lines.append(part("re", "Re: doubled again", running, op=times(2)))
             running *= 2
         if running != value:  # pragma: no cover - the summary follows grand_value
             raise EngineFault(f"grand value {running} differs from {value}")
         if p >= 61:
             text = f"Won with {p} card points: taken off the penalties"
-            lines.append(part("grand_won", text, -2 * running, points=p))
+            lines.append(part("grand_won", text, -2 * running, points=p, op=times(-1)))
             running = -running
         else:
             factor = self.variant["grand_loss_factor"]
             text = f"Lost with {p} card points: " + (
                 "counts double" if factor == 2 else "a penalty"
             )
-            lines.append(part("grand_lost", text, running * (factor - 1), points=p, factor=factor))
+            figures = {"op": times(factor)} if factor > 1 else {}
+            lost = part(
+                "grand_lost", text, running * (factor - 1), points=p, factor=factor, **figures
+            )
+            lines.append(lost)
             running *= factor
         divided(lines, running)
         opponent = part("grand_opponent", f"Opponent of seat {d}'s Grand Hand", 0, declarer=d)
@@ -1088,7 +1096,7 @@ class SchieberamschMatch(Match):
         final = [pts[i] + (sp if i in takers else 0) for i in range(3)]
         _, kind = ramsch_scores(final, won, pushes, v)
         mult = 1 << pushes
-        times = f"{pushes} time{'s' if pushes != 1 else ''}"
+        how_often = f"{pushes} time{'s' if pushes != 1 else ''}"
         notes = [
             note(
                 "skat_to",
@@ -1098,14 +1106,19 @@ class SchieberamschMatch(Match):
                 seats=takers,
             ),
             note(
-                "pushed", f"The skat was pushed {times}: x {mult}", pushes=pushes, multiplier=mult
+                "pushed",
+                f"The skat was pushed {how_often}: x {mult}",
+                pushes=pushes,
+                multiplier=mult,
             ),
         ]
 
         def pushed(lines: list[dict[str, Any]], running: int) -> int:
             if pushes:
-                text = f"x {mult}: the skat was pushed {times}"
-                lines.append(part("pushes", text, running * (mult - 1), multiplier=mult))
+                text = f"x {mult}: the skat was pushed {how_often}"
+                lines.append(
+                    part("pushes", text, running * (mult - 1), multiplier=mult, op=times(mult))
+                )
             return running * mult
 
         def spare(i: int) -> dict[str, Any]:
@@ -1150,7 +1163,8 @@ class SchieberamschMatch(Match):
                 lines.append(part("skat", f"the skat ({' '.join(skat)})", sp, cards=skat))
             running = pushed(lines, final[i])
             if kind == "jungfrau":
-                lines.append(part("jungfrau", "x 2: a Jungfrau (a seat took no trick)", running))
+                text = "x 2: a Jungfrau (a seat took no trick)"
+                lines.append(part("jungfrau", text, running, op=times(2)))
                 running *= 2
             divided(lines, running)
             score_parts.append(lines)
