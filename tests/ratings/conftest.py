@@ -1,8 +1,9 @@
 """Personas from the league tests, plus a way to finish friendly tables and expected ratings.
 
 `friendly(...)` hands the league a made-up finished table (table_ref, outcome) the way the task
-of a finished table does once it has read it (`league.finished_tables.count_table`); `expected_ratings(...)` recomputes with openskill
-directly, independently of league.ratings, from (players, payouts) in finish order.
+of a finished table does once it has read it (`league.finished_tables.count_table`);
+`expected_ratings(...)` recomputes with openskill directly, independently of league.ratings,
+from (players, payouts) in finish order.
 """
 
 from __future__ import annotations
