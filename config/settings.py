@@ -254,6 +254,9 @@ DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
 GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
 # Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
 GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
+# Embedded mode: the league's work at the end of a match runs on a thread beside the server,
+# not inline on the final move's (league/queue.py, `run_beside`).
+LEAGUE_EMBEDDED_BESIDE = env_bool("LEAGUE_EMBEDDED_BESIDE", True)
 # Seconds the table page shows a finished deal's summary, and the extra time on the clock of a
 # new deal's first turn (one rule: docs/tables.md, "End of a deal").
 GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 20, minimum=0)

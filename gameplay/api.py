@@ -438,15 +438,25 @@ def table_result(table_ref: str) -> dict[str, Any] | None:
     """A table's outcome, or None while it is being played (and for an unknown table).
 
     `{"result": score_record-shaped dict, "record": mediana.record/1, "forfeited_seats": [..],
-    "finished_at": datetime}`; a forfeited match has `complete: false` and `result["forfeited"]`.
+    "finished_at": datetime, "rated": bool, "seats": [..]}`, the seats as `match_finished`
+    announces them; a forfeited match has `complete: false` and `result["forfeited"]`. All the
+    league needs of a finished table in one read (league/finished_tables.py).
     """
-    from gameplay.models import Table
+    from gameplay.models import Seat, Table
+    from gameplay.services.after_commit import announced_seat
 
     row = (
         Table.objects.filter(pk=table_ref, status=Table.Status.FINISHED)
-        .values("result", "record", "forfeited_seats", "finished_at")
+        .values("result", "record", "forfeited_seats", "finished_at", "rated")
         .first()
     )
+    if row is not None:
+        row["seats"] = [
+            announced_seat(*seat)
+            for seat in Seat.objects.filter(table_id=table_ref)
+            .order_by("number")
+            .values_list("number", "user_id", "bot", "bot_level", "resigned_user_id")
+        ]
     return row
 
 
