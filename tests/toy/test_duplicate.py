@@ -60,11 +60,5 @@ def test_each_deal_of_a_toy_record_has_an_outcome_line():
     assert len(lines) == 2 and all(lines)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gameplay/services/duplicate.py:247 OUTCOMES words each game's outcome in a dict "
-    "keyed by game name; the toy gets the silent fallback 'Scores …' until each game's "
-    "package owns its traveller outcome (the `levels` part of issue 29)",
-)
 def test_a_toy_deals_outcome_line_is_the_toys_own():
     assert not any(line.startswith("Scores ") for line in gameplay.deal_outcomes(toy_record()))

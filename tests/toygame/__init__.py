@@ -22,10 +22,9 @@ GAME = ToyMatch.GAME
 def registered() -> Iterator[type[ToyMatch]]:
     """The toy game and its `basic` bot registered for the duration of the block."""
     register_game(ToyMatch)
-    bot_registry.register(GAME, "basic", rank=10)(bots.choose)
+    bot_registry.register(GAME, "basic")(bots.choose)
     try:
         yield ToyMatch
     finally:
-        # The bot registry has no public way to take a level out (a test's toy is its only use).
-        bot_registry._BOTS.pop((GAME, "basic"), None)
+        bot_registry.unregister(GAME, "basic")
         unregister_game(GAME)

@@ -123,6 +123,11 @@ def register(
     return decorate
 
 
+def unregister(game: str, level: str) -> None:
+    """Take a game's bot out of the registry (a test's toy game, when the test is over)."""
+    _BOTS.pop((game, level), None)
+
+
 def _ordered(names: set[str]) -> list[str]:
     return sorted(names, key=lambda lv: (_LEVELS[lv].rank, lv))
 
