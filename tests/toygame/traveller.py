@@ -8,6 +8,6 @@ from games.core.traveller import Gettext, dashes
 
 
 def outcome(summary: dict[str, Any], gettext: Gettext) -> str:
-    """One finished deal (`deal_summary`) in a short line (the toy's texts are not translated)."""
+    """One finished deal (`deal_summary`) in a short line (its texts are not in the catalogues)."""
     tricks = [seat["score"]["total"] for seat in summary["seats"]]
-    return "Tricks %(tricks)s" % {"tricks": dashes(tricks)}
+    return gettext("Tricks %(tricks)s") % {"tricks": dashes(tricks)}
