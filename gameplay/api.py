@@ -336,7 +336,7 @@ def start_table(
     from django.contrib.auth import get_user_model
 
     from gameplay.services.create import SeatSpec, create_table
-    from gameplay.services.duplicate import normalised_deals
+    from gameplay.services.duplicate_tables import normalised_deals
 
     if not isinstance(embargoed, bool):
         raise VariantError("embargoed must be true or false")
@@ -376,14 +376,14 @@ def start_table(
     return table.id
 
 
-# --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate.py) -----------
+# --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate_tables.py) --------
 
 
 def duplicate_problem(game_name: str, variant: Any) -> str | None:
     """Why this variant cannot be played in duplicate — play would change how many deals the
     match has or who deals next (3-5-8 without `fixed_length`, Woburn bidding) — translated;
     None when it can. Raises `VariantError` for an unknown game or a bad variant."""
-    from gameplay.services.duplicate import duplicate_problem as problem
+    from gameplay.services.duplicate_tables import duplicate_problem as problem
 
     return problem(game_name, variant)
 
@@ -400,7 +400,7 @@ def deal_set(
     per deal `{"hands": [[codes]], "stock": [codes], "commitment": str | None}`, exactly as
     the tables show them (printable hand records, the travellers' hands). Secret: call it
     only for whoever may see the section's cards. `VariantError` for bad input."""
-    from gameplay.services.duplicate import deal_set as dealt
+    from gameplay.services.duplicate_tables import deal_set as dealt
 
     return dealt(game_name, variant, n_deals, seed=seed, deals=deals)
 
@@ -411,7 +411,7 @@ def check_deal_set(
     """An uploaded deal set checked — a list of exactly `n_deals` `{"hands", "stock"}` of the
     game's deck (or a record holding them) — and normalised to exactly those two fields.
     Raises `VariantError` whose message (translated) names the deal, from 1."""
-    from gameplay.services.duplicate import check_deal_set as check
+    from gameplay.services.duplicate_tables import check_deal_set as check
 
     return check(game_name, variant, deals, n_deals)
 
@@ -420,7 +420,7 @@ def release_tables(table_refs: list[str]) -> int:
     """Lift the embargo of these tables (their section is complete): from now on their
     records, replays, salts and results are shown as any table's. Returns how many were
     embargoed; an unknown or already released id is skipped."""
-    from gameplay.services.duplicate import release_tables as release
+    from gameplay.services.duplicate_tables import release_tables as release
 
     return release(table_refs)
 
@@ -429,7 +429,7 @@ def deal_outcomes(record: dict[str, Any]) -> list[str]:
     """One short translated line per deal of a `mediana.record/1` record — the contract or the
     outcome ("Chiamo by seat 2, won with 7 points"), from the engines' deal summaries — for a
     traveller. Raises `RecordError` for a record that does not replay."""
-    from gameplay.services.duplicate import deal_outcomes as outcomes
+    from gameplay.services.duplicate_tables import deal_outcomes as outcomes
 
     return outcomes(record)
 

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 
 from gameplay.models import Table
 from gameplay.services import replay, summaries
-from gameplay.services.duplicate import WITHHELD
+from gameplay.services.duplicate_tables import WITHHELD
 from games import registry
 
 

@@ -125,7 +125,7 @@ def create_table(
     act first are queued after commit. `connect_grace`: seconds after the deal by which every
     seat's clock runs even if its player never connected (None: `GAMEPLAY_CONNECT_GRACE`).
     `deals`: explicit deals (card codes, each may carry its `salt`), dealt before the seed's
-    (`gameplay.services.duplicate.normalised_deals` checks them). `embargoed`: a duplicate
+    (`gameplay.services.duplicate_tables.normalised_deals` checks them). `embargoed`: a duplicate
     table, never open to spectators, its record withheld until released (docs/tables.md).
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`

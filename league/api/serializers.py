@@ -258,7 +258,7 @@ class FixtureSerializer(serializers.ModelSerializer):
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
         """Null too for a table of a duplicate section still being played, for anyone not
-        seated there (league.services.duplicate.withheld_fixtures)."""
+        seated there (league.services.duplicate_scoring.withheld_fixtures)."""
         if fixture.pk in self.context.get("withheld", ()):
             return None
         counting = fixture.counting  # prefetched: the current result, if any

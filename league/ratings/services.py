@@ -48,7 +48,7 @@ from league.ratings.compute import (
     repeat_weights,
 )
 from league.ratings.eligibility import unvouched_accounts
-from league.services import duplicate
+from league.services import duplicate_scoring
 from league.services.permissions import trusted_events
 from league.services.players import (
     DEFAULT_BOT_LEVEL,
@@ -108,8 +108,8 @@ def rated_events() -> QuerySet[Event]:
 def rated_fixtures() -> QuerySet[Fixture]:
     """The fixtures of `rated_events`: the only ones that get a `RatedMatch`. Not a table of a
     duplicate section still being played: nothing of it is published before the section is
-    complete (league.services.duplicate), when its held results are rated."""
-    return Fixture.objects.filter(duplicate.published(), round__event__in=rated_events())
+    complete (league.services.duplicate_scoring), when its held results are rated."""
+    return Fixture.objects.filter(duplicate_scoring.published(), round__event__in=rated_events())
 
 
 # --- the lock and the order ---------------------------------------------------------------------

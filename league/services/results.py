@@ -14,7 +14,7 @@ from gameplay import api as gameplay
 from league import queue, scheduling
 from league.errors import LeagueError, LeagueFault
 from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
-from league.services import advancing, duplicate
+from league.services import advancing, duplicate_scoring
 from league.services.events import require_open
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
@@ -224,8 +224,8 @@ def record_result(
     write_ledger(result)
     touch_standings(event.pk)
     # A table of a duplicate section still being played is held (rated and notified when the
-    # section completes, all at once): league.services.duplicate.
-    held = duplicate.count_in_section(fixture)
+    # section completes, all at once): league.services.duplicate_scoring.
+    held = duplicate_scoring.count_in_section(fixture)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)  # robust: a broker that is down is no 500 (a sweep too)
         notify_result(counted.fixture, counted)
@@ -290,7 +290,7 @@ def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str)
         reason=reason[:300],
     )
     touch_standings(event.pk)
-    held = duplicate.count_in_section(fixture)
+    held = duplicate_scoring.count_in_section(fixture)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)
         if counted.pk != result.pk:  # this forfeit's players hear of it from the policy

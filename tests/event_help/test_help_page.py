@@ -14,9 +14,9 @@ from django.utils.translation import gettext
 from gameplay import api as gameplay
 from league import scheduling
 from league.models import Event
+from league.pages.event_help import scored_example
 from league.scheduling.formats import formats as registered_formats
 from league.standings import TIEBREAKS, MatchRecord, Tiebreak, pairwise_points, register
-from league.views_help import scored_example
 from tests.event_help.conftest import ALL_TIEBREAKS_SHUFFLED
 
 pytestmark = pytest.mark.django_db

@@ -196,6 +196,7 @@ def test_the_contracts_cover_what_the_developers_guide_promises():
         "league-through-api",
         "pure-league-algorithms",
         "league-layers",
+        "league-pages-layers",
         "no-cycles",
     }
 
@@ -217,14 +218,17 @@ BREACHES = [
     ("games-layers", "games.mediatore.bots", "games.bots"),
     ("gameplay-not-league", "gameplay.models", "league.models"),
     ("league-through-api", "league.services", "gameplay.models"),
-    ("league-through-api", "league.views", "gameplay.services.play"),
+    ("league-through-api", "league.pages.events", "gameplay.services.play"),
     ("pure-league-algorithms", "league.scheduling", "django"),
     ("pure-league-algorithms", "league.standings", "league.models"),
     ("league-layers", "league.models", "league.services"),
     ("league-layers", "league.services", "league.ratings"),
     ("league-layers", "league.services", "league.tasks"),
     ("league-layers", "league.standings", "league.queue"),
-    ("league-layers", "league.views", "league.views_organizer"),
+    ("league-layers", "league.forms.events", "league.pages.organizer"),
+    ("league-layers", "league.pages.events", "league.api.views"),
+    ("league-pages-layers", "league.pages.events", "league.pages.organizer"),
+    ("league-pages-layers", "league.pages.organizer", "league.pages.people"),
 ]
 
 
@@ -239,6 +243,12 @@ def test_the_layers_contract_fails_on_a_league_module_it_does_not_place():
     graph = fresh_graph()
     graph.add_module("league.unplaced")
     assert not check("league-layers", graph).kept
+
+
+def test_the_pages_contract_fails_on_a_page_module_it_does_not_place():
+    graph = fresh_graph()
+    graph.add_module("league.pages.unplaced")
+    assert not check("league-pages-layers", graph).kept
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from gameplay import api as gameplay
 from gameplay.models import Table
 from league.errors import LeagueError
-from league.forms import EventForm
+from league.forms.events import EventForm
 from league.models import Event, Fixture, Round, Section
 from league.services import events as event_services
 from league.services import rounds as round_services

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
-from league.forms import EventForm
+from league.forms.events import EventForm
 from league.models import Bye, Event, Player, Round
 from league.scheduling import RoundPlan, register, unregister
 from league.scheduling.formats import Format

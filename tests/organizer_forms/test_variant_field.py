@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from gameplay import api as gameplay
 from gameplay import lobby_forms
-from league import forms as league_forms
+from league.forms import events as league_forms
 from league.models import Event
 from tests.organizer_forms.conftest import forms_of
 

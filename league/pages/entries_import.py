@@ -20,12 +20,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
-from league.forms_people import ImportForm
+from league.forms.people import ImportForm
 from league.models import Event
+from league.pages.organizer import GET_OR_POST, organizer_view
 from league.services import entry_import
 from league.services.entry_import import DuplicateNames, ImportProblems, ImportRow
 from league.services.permissions import can_organize
-from league.views_organizer import GET_OR_POST, organizer_view
 
 FIELDS = ("line", "name", "club", "country", "email")
 

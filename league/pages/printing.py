@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
 from league.models import Event, Fixture, Round, Seat
-from league.services.duplicate import sees_everything
+from league.services.duplicate_scoring import sees_everything
 from league.services.permissions import can_manage, can_see
 from league.services.sections import section_deals
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from gameplay import api as gameplay
 from league import csv_safe
-from league.forms_schedule import RoundScheduleForm
+from league.forms.schedule import RoundScheduleForm
 from league.models import (
     Bye,
     Entry,
@@ -29,7 +29,7 @@ from league.models import (
 )
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
-from league.services import duplicate, registration, sections
+from league.services import duplicate_scoring, registration, sections
 from league.services import organizers as organizer_services
 from league.services.event_times import zone
 from league.services.ledger import LEDGER_FIELDS, ledger_rows
@@ -93,7 +93,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "entries": entries,
         "rounds": rounds,
         # duplicate: no count of results while a section is played (it tells who has finished)
-        "rounds_in_play": duplicate.rounds_in_play(request.user, event),
+        "rounds_in_play": duplicate_scoring.rounds_in_play(request.user, event),
         "manager": manager,
         "game": gameplay.game(event.game),
         # Every flag of the event's variant as a person reads it ("Payout: score differences").
@@ -139,8 +139,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     byes = Bye.objects.filter(round=round_).select_related("player")
     # Duplicate: a table of a section still being played shows nothing of its result (its own
-    # players see theirs as at the table), league.services.duplicate.
-    withheld = duplicate.withheld_fixtures(request.user, event, round_=round_)
+    # players see theirs as at the table), league.services.duplicate_scoring.
+    withheld = duplicate_scoring.withheld_fixtures(request.user, event, round_=round_)
     tables = []
     for fixture in fixtures:
         result = fixture.counting[0] if fixture.counting else None
@@ -287,7 +287,7 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def _withheld_all(request: HttpRequest, event: Event) -> bool:
     """Whether the tables of duplicate sections still being played are left out of an export
     for this reader: for everyone but an organizer who plays in none of the event's rounds."""
-    return event.is_duplicate and not duplicate.sees_everything(request.user, event)
+    return event.is_duplicate and not duplicate_scoring.sees_everything(request.user, event)
 
 
 def _final_position(entry: Entry) -> dict[str, int] | None:
@@ -308,7 +308,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "event", "event__standings"
     )
     # A duplicate section's tables are shown here once the section is complete (for anyone).
-    visible &= duplicate.published("fixture__")
+    visible &= duplicate_scoring.published("fixture__")
     payouts = (
         LedgerEntry.objects.filter(visible, player=player)
         .values(

@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
-from league.forms import ResultForm
-from league.forms_results import RejectForm, ResultDetailsForm, ScoreGrid
+from league.forms.events import ResultForm
+from league.forms.result_entry import RejectForm, ResultDetailsForm, ScoreGrid
 from league.models import Event, Fixture, ResultSubmission, Round, Seat
 from league.services import results as result_services
 from league.services import table_results

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from league.api.views import EventScopedMixin
 from league.models import Round
-from league.services import duplicate
+from league.services import duplicate_scoring
 from league.standings import deals_payload, section_payload, withheld_section_payload
 
 
@@ -41,8 +41,8 @@ class RoundDeals(EventScopedMixin, APIView):
         round_ = get_object_or_404(Round, event=event, number=number)
         if round_.status != Round.Status.PUBLISHED and not self.manager:
             raise NotFound("this round is not published yet")
-        sections = duplicate.load_sections(event, round_=round_)
-        visible = duplicate.visible_sections(request.user, event, sections)
+        sections = duplicate_scoring.load_sections(event, round_=round_)
+        visible = duplicate_scoring.visible_sections(request.user, event, sections)
         return Response(
             deals_payload(
                 section_payload(s.scores)

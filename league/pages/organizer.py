@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api as gameplay
 from league.errors import LeagueError
-from league.forms import DealSetForm, EntryForm, EventForm
+from league.forms.events import DealSetForm, EntryForm, EventForm
 from league.models import Bye, Entry, Event, Round, Seat, Section
 from league.services import actions, claim_mail
 from league.services import claims as claim_services

@@ -19,13 +19,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
-from league.forms_people import CoOrganizerForm, RegistrationForm
+from league.forms.people import CoOrganizerForm, RegistrationForm
 from league.models import Entry, Event
+from league.pages.organizer import GET_OR_POST, confirm_page, organizer_view
 from league.services import events as event_services
 from league.services import organizers as organizer_services
 from league.services import registration, waiting_list
 from league.services.event_times import zone
-from league.views_organizer import GET_OR_POST, confirm_page, organizer_view
 
 
 def _back(request: HttpRequest, text: str, to: str, *, error: bool = False) -> HttpResponse:

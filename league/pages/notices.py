@@ -14,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
-from league.forms_schedule import NoticeSettingsForm
+from league.forms.schedule import NoticeSettingsForm
 from league.models import Notice
 from league.services import notifications
 from league.services.notice_kinds import KINDS, player_names, words

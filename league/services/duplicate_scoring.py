@@ -1,6 +1,7 @@
 """Duplicate events on the league side (shared/spec/duplicate.md): a round's sections loaded
 from their fixtures, seats and counting results into the pure `Section`s of
-`league.standings.duplicate`, the moment a section is complete, and who may see what before.
+`league.standings.duplicate_arithmetic`, the moment a section is complete, and who may see what
+before.
 
 A section is published all at once: until every table of it has its counting result
 (`Section.completed_at`), a table's result, scores, ledger rows, standings, ratings, notices and

@@ -1,6 +1,6 @@
 """An event's ledger as a page, `/events/<slug>/ledger/`: what `ledger.csv` holds, readable.
 
-The same rows as the CSV (`league.views.ledger_csv`: one per seat per deal of every counting
+The same rows as the CSV (`league.pages.events.ledger_csv`: one per seat per deal of every counting
 result, in round, table, deal and seat order), visible to whoever may see the event, deals
 counted from 1. A page holds `LEDGER_PAGE_DEALS` deals, grouped table by table, so a big event's
 page reads one page of rows: a fixed number of queries (the event, who may see it, the count
@@ -18,9 +18,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from gameplay import api as gameplay
-from league.services import duplicate
+from league.pages.events import visible_event
+from league.services import duplicate_scoring
 from league.services.ledger import ledger_rows
-from league.views import visible_event
 
 # Deals per page: a page holds this many deals times the game's seats rows.
 LEDGER_PAGE_DEALS = 100
@@ -67,7 +67,7 @@ def ledger(request: HttpRequest, slug: str) -> HttpResponse:
     """One page of the event's ledger (`?page=`; a page out of range gives the last one)."""
     event = visible_event(request, slug)
     seats = gameplay.game(event.game).seats
-    withheld = event.is_duplicate and not duplicate.sees_everything(request.user, event)
+    withheld = event.is_duplicate and not duplicate_scoring.sees_everything(request.user, event)
     page = Paginator(ledger_rows(event, withheld=withheld), LEDGER_PAGE_DEALS * seats).get_page(
         request.GET.get("page")
     )

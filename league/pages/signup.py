@@ -22,9 +22,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
 from league.models import Event
+from league.pages.organizer import GET_OR_POST, confirm_page
 from league.services import registration
 from league.services.permissions import can_see
-from league.views_organizer import GET_OR_POST, confirm_page
 
 
 def _event(request: HttpRequest, slug: str, token: str | None = None) -> Event:

@@ -21,9 +21,9 @@ from django.views.decorators.http import require_GET
 from gameplay import api as gameplay
 from league import scheduling
 from league.models import Event
+from league.pages.events import visible_event
 from league.services.standings import standings_mode
 from league.standings import TIEBREAKS, MatchRecord, pairwise_points
-from league.views import visible_event
 
 # The players of the worked example, seat by seat (a game has at most four seats).
 EXAMPLE_NAMES = ("Ana", "Ben", "Cleo", "Dan")

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET
 
 from league import csv_safe
 from league.models import Event, Round
-from league.services import duplicate
+from league.pages.events import visible_event
+from league.services import duplicate_scoring
 from league.services.permissions import can_manage
-from league.standings.duplicate import API_PLACES, PAGE_PLACES, round_half_even
-from league.views import visible_event
+from league.standings.duplicate_arithmetic import API_PLACES, PAGE_PLACES, round_half_even
 
 
 def duplicate_round(request: HttpRequest, slug: str, number: int) -> tuple[Event, Round]:
@@ -48,7 +48,7 @@ def _cell(x: Fraction | int | None) -> Decimal | str:
 
 
 def traveller_section(
-    event: Event, section: duplicate.LoadedSection, deal: int, visible: bool
+    event: Event, section: duplicate_scoring.LoadedSection, deal: int, visible: bool
 ) -> dict[str, Any]:
     """One section's traveller for deal `deal` (from 0), as the page shows it."""
     out: dict[str, Any] = {
@@ -58,11 +58,11 @@ def traveller_section(
     }
     if not visible or section.scores is None:
         return out
-    hands = duplicate.section_hands(event, section)
+    hands = duplicate_scoring.section_hands(event, section)
     traveller = section.scores.travellers[deal]
     lines = []
     for table, row in zip(section.tables, traveller.tables, strict=True):
-        outcomes = duplicate.table_outcomes(table)
+        outcomes = duplicate_scoring.table_outcomes(table)
         lines.append(
             {
                 "fixture_id": table.fixture_id,
@@ -99,8 +99,8 @@ def traveller(request: HttpRequest, slug: str, number: int, deal: int) -> HttpRe
     event, round_ = duplicate_round(request, slug, number)
     if not 1 <= deal <= event.deals_per_match:
         raise Http404("no such deal")
-    sections = duplicate.load_sections(event, round_=round_, with_records=True)
-    visible = duplicate.visible_sections(request.user, event, sections)
+    sections = duplicate_scoring.load_sections(event, round_=round_, with_records=True)
+    visible = duplicate_scoring.visible_sections(request.user, event, sections)
     seats = max((len(t.seats) for s in sections for t in s.tables), default=0)
     context = {
         "event": event,
@@ -126,8 +126,8 @@ def travellers_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse
     """Every deal's traveller of the round, one row per deal, table and seat (deals from 1, as a
     person reads it; 6 places, half to even). A section still being played has no rows."""
     event, round_ = duplicate_round(request, slug, number)
-    sections = duplicate.load_sections(event, round_=round_)
-    visible = duplicate.visible_sections(request.user, event, sections)
+    sections = duplicate_scoring.load_sections(event, round_=round_)
+    visible = duplicate_scoring.visible_sections(request.user, event, sections)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     name = f"{event.slug}-round{round_.number}-travellers.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'

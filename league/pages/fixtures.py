@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
-from league.forms_schedule import ProposalForm, RoundScheduleForm
+from league.forms.schedule import ProposalForm, RoundScheduleForm
 from league.models import Event, Fixture, FixtureProposal, Result, Round, Seat
-from league.services import duplicate, schedule
+from league.services import duplicate_scoring, schedule
 from league.services.event_times import zone
 from league.services.permissions import can_manage, can_see
 from league.services.rounds import fixture_is_online
@@ -85,8 +85,8 @@ def _render_fixture(
     ]
     result = fixture.counting[0] if fixture.counting else None
     # Duplicate: nothing of a table of a section still being played reaches anyone not seated
-    # there (league.services.duplicate).
-    withheld = fixture.pk in duplicate.withheld_fixtures(user, event, round_=fixture.round)
+    # there (league.services.duplicate_scoring).
+    withheld = fixture.pk in duplicate_scoring.withheld_fixtures(user, event, round_=fixture.round)
     if withheld:
         result = None
     problem = None
