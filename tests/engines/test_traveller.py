@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gameplay import api
-from gameplay.services.duplicate import outcome_line
+from gameplay.services.duplicate_tables import outcome_line
 from games import registry
 from games.core.registry import register_game, unregister_game
 from games.saichugen.engine import SaichugenMatch
