@@ -547,7 +547,7 @@ def anonymize_seats(user_id: int, name: str) -> int:
     from django.db.models import F, Q
 
     from gameplay.models import Seat, Table, new_seat_token
-    from gameplay.services import cache
+    from gameplay.runtime import cache
 
     seats = list(
         Seat.objects.select_for_update()

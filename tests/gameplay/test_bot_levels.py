@@ -13,7 +13,8 @@ from django.core.management import CommandError, call_command
 
 from gameplay import api
 from gameplay.models import Action, Seat, Table
-from gameplay.services import clocks, matches, runner
+from gameplay.runtime import runner
+from gameplay.services import clocks, matches
 from gameplay.services.create import SeatSpec, create_table
 from games import bots
 

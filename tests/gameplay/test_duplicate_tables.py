@@ -17,8 +17,8 @@ from django.test import Client
 from config.asgi import application
 from gameplay import api
 from gameplay.models import Table
+from gameplay.runtime.cache import Snapshot
 from gameplay.services import identity, matches, payloads, play
-from gameplay.services.cache import Snapshot
 from games import VariantError, registry
 from games.core import commitment
 from games.core.bots.common import expand_random

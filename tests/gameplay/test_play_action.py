@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from gameplay import api
 from gameplay.models import Action, Table
-from gameplay.services import cache, clocks, matches, payloads, runner
+from gameplay.runtime import cache, runner
+from gameplay.services import clocks, matches, payloads
 from gameplay.services.errors import TableError
 from gameplay.services.play import play_action
 from games import registry

@@ -8,7 +8,8 @@ import pytest
 
 from gameplay import api
 from gameplay.models import Action, Table
-from gameplay.services import matches, notify
+from gameplay.runtime import notify
+from gameplay.services import matches
 from games import registry
 from tests.engines.oracles import KNOWABLE
 

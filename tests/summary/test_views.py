@@ -18,7 +18,8 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from gameplay import api
 from gameplay.models import Table
-from gameplay.services import matches, notify, play
+from gameplay.runtime import notify
+from gameplay.services import matches, play
 from games import registry
 from games.core.bots.common import expand_random
 from games.core.records import replay_record
