@@ -243,7 +243,7 @@ GAMEPLAY_BOT_SECONDS = env_seconds_map("GAMEPLAY_BOT_SECONDS", {"strong": 0.3})
 GAMEPLAY_BOT_PROCESSES = env_int("GAMEPLAY_BOT_PROCESSES", 1, minimum=1)
 GAMEPLAY_RATE_PER_SECOND = env_int("GAMEPLAY_RATE_PER_SECOND", 20, minimum=1)
 GAMEPLAY_RATE_BURST = env_int("GAMEPLAY_RATE_BURST", 40, minimum=1)
-# Bytes a table connection may send (gameplay/consumers/limits.py): a burst of two of the largest
+# Bytes a table connection may send (gameplay/runtime/limits.py): a burst of two of the largest
 # frames, then 16 KiB a second; an action is ~100 bytes, and applied ones are given back.
 GAMEPLAY_BYTES_PER_SECOND = env_int("GAMEPLAY_BYTES_PER_SECOND", 16_384, minimum=1)
 GAMEPLAY_BYTES_BURST = env_int("GAMEPLAY_BYTES_BURST", 2 * MAX_FRAME_BYTES, minimum=1)
@@ -332,7 +332,7 @@ if REDIS_URL:
             "KEY_PREFIX": "mediana",
         }
     }
-# Spectator sockets per client address and ASGI process (gameplay/consumers/limits.py).
+# Spectator sockets per client address and ASGI process (gameplay/runtime/limits.py).
 GAMEPLAY_SPECTATORS_PER_ADDRESS = env_int("GAMEPLAY_SPECTATORS_PER_ADDRESS", 20, minimum=1)
 # Seconds a lobby table may wait for players before it is cancelled (docs/lobby.md).
 LOBBY_WAITING_EXPIRY = env_int("LOBBY_WAITING_EXPIRY", 1800, minimum=1)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import validate_typed_name
 from accounts.skeleton import name_skeleton
-from gameplay import api as gameplay
+from games import catalogue
 from league.scheduling.errors import SchedulingError
 from league.scheduling.formats import formats as registered_formats
 from league.scheduling.formats import get_format
@@ -309,7 +309,7 @@ class Event(models.Model):
     def game_name(self) -> str:
         """The game as a person reads it ("3-5-8 (Sergeant Major)"): `game` is an id, for URLs,
         the API and CSVs only."""
-        return gameplay.display_name(self.game)
+        return catalogue.display_name(self.game)
 
     @property
     def is_duplicate(self) -> bool:

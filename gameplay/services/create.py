@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from gameplay import clock
 from gameplay.models import Seat, Table, default_connect_grace
-from gameplay.services import cache, runner
+from gameplay.runtime import cache, runner
 from gameplay.services.after_commit import after_commit
 from games import Match, VariantError, bots, registry
 

@@ -37,12 +37,12 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from gameplay.models import Seat, Table, new_seat_token
-from gameplay.services import cache, notify
+from gameplay.runtime import cache, notify
+from gameplay.runtime.runner import bot_delay
 from gameplay.services.after_commit import after_commit
 from gameplay.services.create import SeatSpec, create_table, deal_waiting
 from gameplay.services.matches import load_match
 from gameplay.services.payloads import waiting_payload
-from gameplay.services.runner import bot_delay
 from games import VariantError, registry
 from games import bots as bot_registry
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.models import Action, Table
-from gameplay.services import cache
+from gameplay.runtime import cache
 from gameplay.services.errors import TableError
 from games import Match, registry
 

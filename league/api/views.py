@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
 from league.errors import LeagueConflict, LeagueError
@@ -520,7 +520,7 @@ def sheet_examples() -> list[OpenApiExample]:
             description=g["description"],
             request_only=True,
         )
-        for g in gameplay.sheet_examples()
+        for g in catalogue.sheet_examples()
     ]
 
 

@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, default_time_zone
 from league.services.event_times import time_zone_names
 from league.services.events import (
@@ -198,7 +199,7 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.game = game
         self.read_only = read_only
-        self.schema = gameplay.game(game).variant_schema
+        self.schema = catalogue.game(game).variant_schema
         current = self.instance.variant if self.instance.pk else {}
         for flag in self.schema:
             field = gameplay.variant_field(flag)
@@ -270,8 +271,8 @@ class EventForm(forms.ModelForm):
         if any(name in self.errors for name in ("scoring", *variant_fields)):
             return
         try:
-            variant = gameplay.validate_variant(self.game, self.variant())
-        except (gameplay.VariantError, KeyError):
+            variant = catalogue.validate_variant(self.game, self.variant())
+        except (catalogue.VariantError, KeyError):
             return  # the service says what is wrong with the variant
         fields = {
             "game": self.game,

@@ -1,9 +1,9 @@
 """The score grid as a form: its inputs come from the game's own grid description.
 
-`ScoreGrid` reads a posted grid (`gameplay.read_grid`) and lays out one block per deal for the
+`ScoreGrid` reads a posted grid (`catalogue.read_grid`) and lays out one block per deal for the
 template `league/_score_grid.html`: the per-seat fields as rows of a small table with a column
 per player, the fields asked once per deal beside it, each input with its value and its error,
-and — once checked (`gameplay.check_grid`) — the deal's scores, payouts and running totals.
+and — once checked (`catalogue.check_grid`) — the deal's scores, payouts and running totals.
 Deals are numbered from 1 here (the rows, the inputs' names and the API count from 0). Nothing
 here names a game: labels, bounds, choices and `when` come from the description.
 """
@@ -18,7 +18,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from gameplay import api as gameplay
+from games import catalogue
 
 
 def _tr(text: str) -> str:
@@ -33,7 +33,7 @@ def problem_key(problem: Mapping[str, Any]) -> str:
         return ""
     if field is None:
         return f"d{deal}"
-    return gameplay.grid_input_name(deal, field, seat)
+    return catalogue.grid_input_name(deal, field, seat)
 
 
 class ScoreGrid:
@@ -48,7 +48,7 @@ class ScoreGrid:
     ) -> None:
         self.event = event
         self.names = list(names)
-        self.description = gameplay.sheet_grid(event.game, event.variant)
+        self.description = catalogue.sheet_grid(event.game, event.variant)
         self.fields = self.description["fields"]
         self.n_rows = max(event.deals_per_match, len(rows or []))
         self.rows = list(rows or [])
@@ -57,15 +57,15 @@ class ScoreGrid:
 
     @classmethod
     def from_data(cls, event: Any, names: Sequence[str], data: Mapping[str, Any]) -> ScoreGrid:
-        """The grid as posted (inputs named by `gameplay.grid_input_name`)."""
-        rows, problems = gameplay.read_grid(
+        """The grid as posted (inputs named by `catalogue.grid_input_name`)."""
+        rows, problems = catalogue.read_grid(
             event.game, event.variant, event.deals_per_match, data.get
         )
         return cls(event, names, rows, problems)
 
     def run_check(self) -> dict[str, Any]:
         """Score the rows as far as they are right; collect every problem once per place."""
-        check = gameplay.check_grid(
+        check = catalogue.check_grid(
             self.event.game,
             self.event.variant,
             self.rows,
@@ -145,7 +145,7 @@ class ScoreGrid:
             asked = self._asked(row)
             seat_fields, deal_fields = [], []
             for field in self.fields:
-                key = gameplay.grid_input_name(d, field["name"])
+                key = catalogue.grid_input_name(d, field["name"])
                 item = {
                     "name": field["name"],
                     "key": key,
@@ -162,10 +162,10 @@ class ScoreGrid:
                 if field["per_seat"]:
                     item["inputs"] = [
                         {
-                            "name": gameplay.grid_input_name(d, field["name"], s),
+                            "name": catalogue.grid_input_name(d, field["name"], s),
                             "value": _shown(self._value(row, field, s)),
                             "aria": f"{item['label']}, {self.names[s]}",
-                            "error": errors.get(gameplay.grid_input_name(d, field["name"], s)),
+                            "error": errors.get(catalogue.grid_input_name(d, field["name"], s)),
                         }
                         for s in range(n)
                     ]

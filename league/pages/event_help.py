@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from gameplay import api as gameplay
+from games import catalogue
 from league import scheduling
 from league.models import Event
 from league.pages.events import visible_event
@@ -36,18 +37,18 @@ def scored_example(game: str, variant: dict[str, Any], seats: int, deals: int) -
     """The game's example sheet (`gameplay.api.sheet_examples`) scored by the engine under
     `variant`; where the variant changes what a sheet must hold (another trick target, a
     bidding hand), a match of random legal play in that variant, scored the same way."""
-    sheets = {example["game"]: example["example"] for example in gameplay.sheet_examples()}
+    sheets = {example["game"]: example["example"] for example in catalogue.sheet_examples()}
     try:
-        return gameplay.score_sheet(game, variant, sheets[game], n_seats=seats)
-    except (KeyError, gameplay.EngineError):
-        record = gameplay.random_record(
+        return catalogue.score_sheet(game, variant, sheets[game], n_seats=seats)
+    except (KeyError, catalogue.EngineError):
+        record = catalogue.random_record(
             game,
             players=list(EXAMPLE_NAMES[:seats]),
             variant=variant,
             n_deals=max(1, min(deals, 2)),
             seed=EXAMPLE_SEED,
         )
-        return gameplay.score_record(record)
+        return catalogue.score_record(record)
 
 
 def signed(value: int) -> str:
@@ -55,7 +56,7 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def worked_example(event: Event, info: gameplay.GameInfo, variant: dict[str, Any]) -> dict:
+def worked_example(event: Event, info: catalogue.GameInfo, variant: dict[str, Any]) -> dict:
     """One example match of the event's game: each deal's scores and payouts, the totals, the
     winners, and each seat's match points with the comparison that gives them."""
     scored = scored_example(event.game, variant, info.seats, event.deals_per_match)
@@ -104,7 +105,7 @@ def worked_example(event: Event, info: gameplay.GameInfo, variant: dict[str, Any
     }
 
 
-def variant_flags(info: gameplay.GameInfo, variant: dict[str, Any]) -> list[dict[str, Any]]:
+def variant_flags(info: catalogue.GameInfo, variant: dict[str, Any]) -> list[dict[str, Any]]:
     """The event's rules of play, flag by flag as the rules page and the forms name them
     (`gameplay.api.flag_label`, `value_label`, translated), default or not."""
     flags = []
@@ -163,10 +164,10 @@ def event_help(request: HttpRequest, slug: str) -> HttpResponse:
     event's order, and (a format that picks who plays on) who goes on. Visible to whoever may
     see the event."""
     event = visible_event(request, slug)
-    info = gameplay.game(event.game)
+    info = catalogue.game(event.game)
     try:
-        variant = gameplay.validate_variant(event.game, event.variant)
-    except gameplay.VariantError:  # a stored variant the engine no longer takes: its defaults
+        variant = catalogue.validate_variant(event.game, event.variant)
+    except catalogue.VariantError:  # a stored variant the engine no longer takes: its defaults
         variant = dict(info.defaults)
     try:
         fmt = scheduling.get_format(event.format)

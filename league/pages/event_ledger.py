@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.pages.events import visible_event
 from league.services import duplicate_scoring
 from league.services.ledger import ledger_rows
@@ -66,7 +66,7 @@ def ledger_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def ledger(request: HttpRequest, slug: str) -> HttpResponse:
     """One page of the event's ledger (`?page=`; a page out of range gives the last one)."""
     event = visible_event(request, slug)
-    seats = gameplay.game(event.game).seats
+    seats = catalogue.game(event.game).seats
     withheld = event.is_duplicate and not duplicate_scoring.sees_everything(request.user, event)
     page = Paginator(ledger_rows(event, withheld=withheld), LEDGER_PAGE_DEALS * seats).get_page(
         request.GET.get("page")

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from gameplay import api as gameplay
+from games import catalogue
 from league import csv_safe
 from league.forms.schedule import RoundScheduleForm
 from league.models import (
@@ -95,7 +96,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # duplicate: no count of results while a section is played (it tells who has finished)
         "rounds_in_play": duplicate_scoring.rounds_in_play(request.user, event),
         "manager": manager,
-        "game": gameplay.game(event.game),
+        "game": catalogue.game(event.game),
         # Every flag of the event's variant as a person reads it ("Payout: score differences").
         "variant": gameplay.describe_variant(event.game, event.variant),
         "bot_level": gameplay.bot_level_label(event.bot_level),
@@ -335,7 +336,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         running += row["payout"]
         history.append({**row, "running": running})
     history.reverse()
-    names = dict(gameplay.game_choices())
+    names = dict(catalogue.game_choices())
     events = [
         {
             "entry": e,

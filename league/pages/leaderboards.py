@@ -9,7 +9,7 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Rating
 from league.ratings.compute import MODEL_NAME
 from league.ratings.queries import TREND_DAYS, filter_choices, leaderboard
@@ -22,14 +22,14 @@ def ratings_index(request: HttpRequest) -> HttpResponse:
     counts = dict(Rating.objects.values("game").annotate(n=Count("id")).values_list("game", "n"))
     games = [
         {"name": name, "display_name": display, "players": counts.get(name, 0)}
-        for name, display in gameplay.game_choices()
+        for name, display in catalogue.game_choices()
     ]
     return render(request, "league/ratings_index.html", {"games": games})
 
 
 def ratings_leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     try:
-        info = gameplay.game(game)
+        info = catalogue.game(game)
     except KeyError:
         raise Http404("no such game") from None
     club = request.GET.get("club", "").strip()

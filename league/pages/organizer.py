@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.errors import LeagueError
 from league.forms.events import DealSetForm, EntryForm, EventForm
 from league.models import Bye, Entry, Event, Round, Seat, Section
@@ -104,8 +104,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
         request.user, _("creating an event needs the organizer role (staff grant it)")
     )
     game = request.GET.get("game") or request.POST.get("game")
-    if game not in dict(gameplay.game_choices()):
-        return render(request, "league/event_pick_game.html", {"games": gameplay.games()})
+    if game not in dict(catalogue.game_choices()):
+        return render(request, "league/event_pick_game.html", {"games": catalogue.games()})
     form = EventForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         try:
@@ -114,7 +114,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return _done(request, event, "Event created (a draft until you publish it).")
-    return render(request, "league/event_form.html", {"form": form, "game": gameplay.game(game)})
+    return render(request, "league/event_form.html", {"form": form, "game": catalogue.game(game)})
 
 
 @organizer_view
@@ -132,7 +132,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return _done(request, event, "Event saved.")
-    context = {"form": form, "game": gameplay.game(event.game), "event": event}
+    context = {"form": form, "game": catalogue.game(event.game), "event": event}
     return render(request, "league/event_form.html", context)
 
 
@@ -484,6 +484,6 @@ def section_deals(request: HttpRequest, event: Event, number: int, section: int)
         "form": form,
         "allowed": allowed,
         "n_deals": event.deals_per_match,
-        "game": gameplay.game(event.game),
+        "game": catalogue.game(event.game),
     }
     return render(request, "league/section_deals.html", context)

@@ -2,7 +2,7 @@
 
 Each sheet carries the event, the round, the table's number, its players in seat order and the
 game's blank score grid: one row per deal (numbered from 1) and a totals row. The grid's columns
-come from the game's own sheet description (`gameplay.sheet_grid`, the fields the result form
+come from the game's own sheet description (`catalogue.sheet_grid`, the fields the result form
 asks for), so nothing here names a game; a payout per seat closes each row for the running score.
 The pairings and the standings print from their own pages (`static/css/print.css`).
 A duplicate event's round also prints its hand records (`round_hands`): the cards of each deal.
@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Fixture, Round, Seat
 from league.services.duplicate_scoring import sees_everything
 from league.services.permissions import can_manage, can_see
@@ -129,7 +129,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     fixtures = round_.fixtures.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
     )
-    description = gameplay.sheet_grid(event.game, event.variant)
+    description = catalogue.sheet_grid(event.game, event.variant)
     deals = range(1, event.deals_per_match + 1)
     sheets = []
     for fixture in fixtures:
@@ -144,7 +144,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = {
         "event": event,
         "round": round_,
-        "game": gameplay.game(event.game),
+        "game": catalogue.game(event.game),
         "sheets": sheets,
         "deals": deals,
     }
@@ -224,7 +224,7 @@ def round_hands(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rows = round_.sections.prefetch_related(
         Prefetch("fixtures", queryset=Fixture.objects.order_by("number"))
     )
-    n_seats = gameplay.game(event.game).seats
+    n_seats = catalogue.game(event.game).seats
     blocks = []
     for section in rows:
         shown = everything or section.completed_at is not None
@@ -253,7 +253,7 @@ def round_hands(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = {
         "event": event,
         "round": round_,
-        "game": gameplay.game(event.game),
+        "game": catalogue.game(event.game),
         "blocks": blocks,
     }
     response = render(request, "league/round_hands.html", context)

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Fixture, Result, Round, Seat
 from league.models import Section as SectionRow
 from league.services.permissions import can_manage
@@ -321,7 +322,7 @@ def section_hands(event: Event, section: LoadedSection) -> list[dict[str, Any]] 
                 seed=section.seed or None,
                 deals=section.uploaded,
             )
-        except (gameplay.VariantError, ValueError, TypeError):
+        except (catalogue.VariantError, ValueError, TypeError):
             pass  # an unreadable stored set: fall back on the records
     for table in section.tables:
         record = (table.result or {}).get("record")
@@ -342,5 +343,5 @@ def table_outcomes(table: TableRow) -> list[str]:
         return []
     try:
         return list(gameplay.deal_outcomes(record))
-    except (gameplay.RecordError, KeyError, ValueError, TypeError):
+    except (catalogue.RecordError, KeyError, ValueError, TypeError):
         return []  # a traveller line without its contract, never a 500

@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from gameplay.models import Seat, Table
-from gameplay.services import cache, create, matches
+from gameplay.runtime import cache
+from gameplay.services import create, matches
 from gameplay.services.create import SeatSpec
 from games.core.bots.common import expand_random
 

@@ -25,8 +25,9 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from gameplay import queue
 from gameplay.models import Action
-from gameplay.services import bot_jobs as jobs
-from gameplay.services import bot_moves, clocks, matches, runner, thinkers
+from gameplay.runtime import bot_jobs as jobs
+from gameplay.runtime import runner, thinkers
+from gameplay.services import bot_moves, clocks, matches
 from gameplay.services.create import SeatSpec, create_table
 from games import bots
 from games.core.bots.search import Budget
@@ -114,7 +115,7 @@ def test_the_clock_answers_for_a_strong_seat_with_the_basic_bots_choice(monkeypa
     ana = make_users("ana")[0]
     seats = [SeatSpec("ana", user_id=ana.pk), SeatSpec("B", bot="B", bot_level="strong")]
     seats.append(SeatSpec("C", bot="C", bot_level="strong"))
-    monkeypatch.setattr("gameplay.services.runner.schedule_bot", lambda *a: None)
+    monkeypatch.setattr("gameplay.runtime.runner.schedule_bot", lambda *a: None)
     table = create_table(GAME, seats, seed=3, dealer=0)
     table.refresh_from_db()
     match = matches.load_match(table)
@@ -154,7 +155,7 @@ def test_a_pool_process_leaves_when_its_server_is_killed():
     script = (
         "import multiprocessing, os\n"
         "from concurrent.futures import ProcessPoolExecutor\n"
-        "from gameplay.services.bot_jobs import warm\n"
+        "from gameplay.runtime.bot_jobs import warm\n"
         "pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('spawn'),"
         " initializer=warm)\n"
         "print(pool.submit(os.getpid).result(), flush=True)\n"

@@ -16,7 +16,7 @@ from games.core.bots import registry
 from games.core.hints import gettext_noop
 from games.core.registry import register_game, unregister_game
 from games.schieberamsch.engine import SchieberamschMatch
-from league.forms import bot_level_field
+from league.forms.events import bot_level_field
 from league.services.events import bot_level_problem
 from league.templatetags.bot_marks import bot_level
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.models import Bye, Entry, Fixture, Player, RatedMatch, Rating, RatingHistory
 from league.ratings import services
 from league.services import events as event_services
@@ -21,7 +22,7 @@ SHEETS = [{"deals": [{"scores": scores}]} for scores in ([20, 20, 35], [35, 20, 
 
 
 def sheet_payouts(sheet: dict) -> list[int]:
-    scored = gameplay.score_sheet("saichugen", {}, sheet, n_seats=3)
+    scored = catalogue.score_sheet("saichugen", {}, sheet, n_seats=3)
     return scored["totals"]["payouts"]
 
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from gameplay.models import Table
-from gameplay.services import cache, matches, play
+from gameplay.runtime import cache
+from gameplay.services import matches, play
 from games.core.bots.common import expand_random
 
 

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from gameplay import clock
-from gameplay.services import claim, summaries
+from gameplay.runtime import claim
+from gameplay.services import summaries
 from games import registry
 from tests.gameplay.conftest import make_table
 

@@ -12,7 +12,7 @@ from tests.toygame import oracles as toy_oracles
 @pytest.fixture(autouse=True)
 def quick_tables(settings):
     """Bots move at once, no background sweeper, a fresh match cache (as tests/gameplay)."""
-    from gameplay.services import cache
+    from gameplay.runtime import cache
 
     settings.GAMEPLAY_BOT_DELAY = 0
     settings.GAMEPLAY_EMBEDDED_SWEEPER = False
@@ -34,9 +34,9 @@ def toy_game(monkeypatch):
 @pytest.fixture
 def bots_think_here(monkeypatch):
     """Table servers' bots think in this process, not in the spawned pool beside it: a pool
-    process imports `games.bots` (`gameplay/services/bot_jobs.py`, `warm`) and so knows only
+    process imports `games.bots` (`gameplay/runtime/bot_jobs.py`, `warm`) and so knows only
     the games of `games/registry.py`, not one a test registered."""
-    from gameplay.services import bot_jobs, thinkers
+    from gameplay.runtime import bot_jobs, thinkers
 
     async def think_here(job):
         return bot_jobs.think(job)

@@ -26,7 +26,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from gameplay.services import pool
+from gameplay.runtime import pool
 
 try:
     from channels_redis.pubsub import RedisPubSubChannelLayer

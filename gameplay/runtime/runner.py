@@ -4,7 +4,7 @@ With a real broker a bot move is a Celery task with a countdown, and Celery beat
 sweeper; bot moves go to their own queue, `bots` (`CELERY_TASK_ROUTES`), so that a burst of
 searching does not delay the clock sweeps or the standings. Eager Celery (the embedded mode)
 ignores countdowns and runs tasks inline, so inside a server process a bot move is read and
-applied on its event loop and thought in the process pool beside it (`services.thinkers`), and
+applied on its event loop and thought in the process pool beside it (`runtime.thinkers`), and
 a background task sweeps the clocks;
 outside one (management commands, tests) bot moves run inline, one after the other (a queue, not
 recursion: a bots-only match is hundreds of moves). Either way it runs the gameplay tasks by

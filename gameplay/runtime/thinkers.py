@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 
-from gameplay.services.bot_jobs import BotJob, think, warm
+from gameplay.runtime.bot_jobs import BotJob, think, warm
 
 logger = logging.getLogger(__name__)
 
