@@ -18,6 +18,18 @@ from django.utils.translation import gettext as _
 
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+# Unicode gives control characters no names (only aliases): the ones people meet, by their alias.
+CONTROL_NAMES = {
+    "\x00": "NULL",
+    "\t": "CHARACTER TABULATION",
+    "\n": "LINE FEED",
+    "\x0b": "LINE TABULATION",
+    "\x0c": "FORM FEED",
+    "\r": "CARRIAGE RETURN",
+    "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+    "\x85": "NEXT LINE",
+}
 
 
 def hidden_character(text: str) -> str | None:
@@ -33,7 +45,8 @@ def text_problem(text: str) -> str | None:
     char = hidden_character(text)
     if char is None:
         return None
-    described = f"U+{ord(char):04X} {unicodedata.name(char, '')}".strip()
+    name = unicodedata.name(char, "") or CONTROL_NAMES.get(char, "CONTROL CHARACTER")
+    described = f"U+{ord(char):04X} {name}"
     return _(
         "A name cannot contain line breaks, tabs or invisible characters (found %(char)s)."
     ) % {"char": described}

@@ -1,7 +1,9 @@
 from csp.constants import SELF
 from csp.decorators import csp_update
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
@@ -14,6 +16,8 @@ from league.profile import views as profile_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's pages).
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     # docs/translations.md: the header's language switcher, and the browser client's catalog
     # (the djangojs domain in the active language) at a stable address.
     path("i18n/setlang/", language.set_language, name="set_language"),

@@ -47,7 +47,8 @@ class ProfileForm(forms.Form):
 
     def clean_name(self) -> str:
         name = tidy(self.cleaned_data["name"])
-        problem = name_problem(name, player=self.player)
+        bot = bool(self.data.get("is_bot_account")) or self.player.is_bot
+        problem = name_problem(name, player=self.player, bot=bot)
         if problem:
             raise forms.ValidationError(problem)
         return name

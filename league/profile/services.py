@@ -16,23 +16,34 @@ from rest_framework.authtoken.models import Token
 
 from league.errors import LeagueError
 from league.models import Entry, Player, RatingHistory
-from league.services.players import lookalike, lookalike_problem, player_for_user, typed_name
+from league.services.players import (
+    bot_word_problem,
+    lookalike,
+    lookalike_problem,
+    player_for_user,
+    typed_name,
+)
 from league.services.standings import touch_standings
 
 NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
 COUNTRY_CODE = re.compile(r"[A-Z]{2}")
 
 
-def name_problem(name: str, *, player: Player | None = None) -> str | None:
+def name_problem(name: str, *, player: Player | None = None, bot: bool = False) -> str | None:
     """Why `name` cannot be this player's (or a newcomer's) name, or None when it is free.
 
     Names are unique without regard to case (lobby-api.md; a database index says so too), and
     may not look like another player's (`players.lookalike`; one's own look-alike is no other).
     A name held by a player without an account stays theirs: only an organizer's invitation
-    hands it over (league.services.claims). `name` is tidied already (`typed_name`).
+    hands it over (league.services.claims). A person's new name may not carry the word "bot"
+    (`players.bot_word_problem`); a bot account's (`bot`) may. `name` is tidied already
+    (`typed_name`).
     """
     if len(name) > NAME_MAX_LENGTH:
         return _("A name has at most %(n)d characters.") % {"n": NAME_MAX_LENGTH}
+    renamed = player is None or name.casefold() != player.name.casefold()
+    if renamed and not bot and (problem := bot_word_problem(name)):
+        return problem
     holders = Player.objects.filter(name__iexact=name)
     if player is not None:
         holders = holders.exclude(pk=player.pk)
@@ -109,7 +120,7 @@ def update_profile(
             # the bot mark is checked against the rated games as they stand under the lock.
             account = get_user_model().objects.select_for_update().get(pk=user.pk)
             player = Player.objects.select_for_update().get(pk=player.pk)
-            problem = name_problem(name, player=player)
+            problem = name_problem(name, player=player, bot=is_bot_account)
             if problem:
                 raise LeagueError(problem)
             mark_changes = is_bot_account != account.is_bot_account

@@ -75,7 +75,8 @@ class ImportProblems(LeagueError):
     """Rows that cannot be read: every problem, one per line."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
+        # Each problem may end with its own full stop: one mark between two, not ".;".
+        super().__init__("; ".join(problem.rstrip(".") for problem in problems))
         self.problems = problems
 
 

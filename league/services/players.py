@@ -16,10 +16,12 @@ accounts like any other here: `player_for_user` gives their player the bot mark.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from itertools import count
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -57,11 +59,27 @@ def typed_name(text: str | None) -> str:
 
 def lookalike(name: str, *, exclude: Player | None = None) -> Player | None:
     """Another player whose name looks like `name` (the same `name_skeleton`: "ana" spelt
-    with a Cyrillic a, and "ana"), or None; `exclude` is the player being renamed. One query."""
-    holders = Player.objects.filter(name_skeleton=name_skeleton(name))
+    with a Cyrillic a, and "ana"), or None; `exclude` is the player being renamed. One query.
+
+    An account that has no player yet (staff, an account made in the admin or by a command)
+    counts too: it gets its player under its user name on first use, so a look-alike taken
+    before would push the owner aside ("organizer-2") and pass for them. Its name is held by
+    an unsaved stand-in player. (Few accounts have no player: their skeletons are made here.)"""
+    skeleton = name_skeleton(name)
+    holders = Player.objects.filter(name_skeleton=skeleton)
     if exclude is not None:
         holders = holders.exclude(pk=exclude.pk)
-    return holders.order_by("pk").first()
+    holder = holders.order_by("pk").first()
+    if holder is not None:
+        return holder
+    accounts = get_user_model().objects.filter(player__isnull=True)
+    if exclude is not None and exclude.user_id is not None:
+        accounts = accounts.exclude(pk=exclude.user_id)
+    folded = name.casefold()
+    for username in accounts.order_by("pk").values_list("username", flat=True):
+        if username.casefold() == folded or name_skeleton(username) == skeleton:
+            return Player(name=username)
+    return None
 
 
 def lookalike_problem(name: str, holder: Player) -> str:
@@ -69,6 +87,19 @@ def lookalike_problem(name: str, holder: Player) -> str:
         "name": name,
         "other": holder.name,
     }
+
+
+# A person's name may not pass for a bot's: the word "bot" (in any look-alike spelling, "B0t",
+# "B\u043et" with a Cyrillic o) is kept for the bots, whose names all carry it ("Bot 1", "Strong
+# bot 2", "Bot Bianca", "Ana [bot]").
+BOT_WORD = re.compile(r"(?<![^\W_])bot(?![^\W_])")
+
+
+def bot_word_problem(name: str) -> str | None:
+    """Why a person may not be called `name` (it passes for a bot), or None."""
+    if BOT_WORD.search(name_skeleton(name)):
+        return _("Names with the word “bot” are kept for the bots.")
+    return None
 
 
 def player_named(name: str | None) -> tuple[Player, bool]:
@@ -85,6 +116,8 @@ def player_named(name: str | None) -> tuple[Player, bool]:
         holder = lookalike(name)
         if holder is not None:
             raise LeagueError(lookalike_problem(name, holder))
+        if problem := bot_word_problem(name):
+            raise LeagueError(problem)
         try:
             # A savepoint: another process may take the name (in any case) at the same moment,
             # and then its player is the one meant.

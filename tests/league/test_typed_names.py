@@ -139,8 +139,17 @@ def test_the_message_names_the_character():
     with pytest.raises(LeagueError) as refused:
         players.player_named("An\u200da")
     assert "U+200D ZERO WIDTH JOINER" in str(refused.value)
-    with pytest.raises(LeagueError, match=r"U\+000D"):
+    with pytest.raises(LeagueError, match=r"U\+000D CARRIAGE RETURN"):
         players.player_named("Ana\rRossi")
+    with pytest.raises(LeagueError, match=r"U\+000A LINE FEED"):
+        players.player_named("Ana\nRossi")
+
+
+def test_an_import_with_several_problems_reads_as_one_sentence(alice, cup):
+    rows = [ImportRow(line=1, name="Ana\nRossi"), ImportRow(line=2, name="Bo\tRossi")]
+    with pytest.raises(ImportProblems) as refused:
+        entry_import.check_rows(rows)
+    assert ".;" not in str(refused.value) and "; line 2:" in str(refused.value)
 
 
 def test_the_api_refuses_a_hidden_character_with_a_400(alice, cup):
@@ -238,8 +247,8 @@ def test_the_bots_names_cannot_be_imitated(alice, cup):
         players.player_named("Str\u03bfng bot 1")  # a Greek omicron
     with pytest.raises(LeagueError, match="too similar"):
         players.player_named("Strong bot l")  # a small L for the digit
-    # A person who took a look-alike first keeps it; the bots skip the name.
-    players.player_named("B\u03bft 1")
+    # A person who held a look-alike before the rules keeps it; the bots skip the name.
+    Player.objects.create(name="B\u03bft 1")
     assert [bot.name for bot in players.bot_players(2)] == ["Bot 2", "Bot 3"]
 
 
@@ -261,3 +270,52 @@ def test_the_skeleton_is_kept_with_the_name(bill):
     assert player.name_skeleton == name_skeleton("Bill") == "bill"
     rename(bill, "Bill Rossi")
     assert Player.objects.get(pk=player.pk).name_skeleton == "bill rossi"
+
+
+def test_an_account_without_a_player_keeps_its_name_from_look_alikes(alice, cup):
+    """Staff and accounts made in the admin or by a command get their player on first use: a
+    look-alike taken before would push the owner aside ("organizer-2") and pass for them."""
+    boss = User.objects.create_superuser("organizer", password="pw")
+    assert not Player.objects.filter(user=boss).exists()
+    omicron = "\u03bfrganizer"  # a Greek omicron for the o
+    assert sign_up(omicron).status_code == 200 and not User.objects.filter(username=omicron)
+    for attempt in (
+        lambda: players.player_named(omicron),
+        lambda: event_services.enter_player(cup, by=alice, name="ORGANIZER"),
+    ):
+        with pytest.raises(LeagueError, match="too similar to an existing player's name"):
+            attempt()
+    assert players.player_for_user(boss).name == "organizer"
+
+
+PASSING_FOR_A_BOT = ["Bot Bianca", "B0t Bruno", "B\u043et Bianca", "Strong bot 7", "Ana [bot]"]
+
+
+@pytest.mark.parametrize("typed", PASSING_FOR_A_BOT)
+def test_a_person_may_not_be_named_like_a_bot(alice, bill, cup, typed):
+    people = Player.objects.count()
+    for attempt in (
+        lambda: players.player_named(typed),
+        lambda: event_services.enter_player(cup, by=alice, name=typed),
+        lambda: rename(bill, typed),
+    ):
+        with pytest.raises(LeagueError, match="kept for the bots"):
+            attempt()
+    assert Player.objects.count() == people and Player.objects.get(user=bill).name == "Bill"
+    assert not Player.objects.filter(name=typed).exists()
+
+
+def test_names_that_merely_contain_bot_and_bot_accounts_pass(bill):
+    assert players.player_named("Abbott")[1] and players.player_named("Robot Wars")[1]
+    helper = User.objects.create_user("helper", password="pw")
+    players.player_for_user(helper)
+    named = update_profile(
+        helper, name="Helper bot", club="", country="", language="en", is_bot_account=True
+    )
+    assert named.name == "Helper bot" and named.is_bot
+
+
+def test_the_site_has_an_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+    assert 'rel="icon"' in client.get("/").content.decode()

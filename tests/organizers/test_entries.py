@@ -200,7 +200,12 @@ def test_a_name_stored_with_a_line_break_still_gets_its_invitation_mailed(
 ):
     """Names stored before they were checked may hold one: the subject is one line anyway."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    entry_import.import_entries(cup, entry_import.parse_text("Dina,,,dina@example.org"), by=olga)
+    rows = entry_import.parse_text("Dina,,,dina@example.org\nEmil\nFio")
+    entry_import.import_entries(cup, rows, by=olga)
+    # Invitations wait for a result in a published event of olga's (league.services.claims).
+    players = [e.player for e in Entry.objects.filter(event=cup).order_by("player__name")]
+    first = seat(cup, [players], olga)
+    record_result(first.fixtures.get(), by=olga, sheet={"deals": [{"scores": [10, 2, 4]}]})
     Player.objects.filter(name="Dina").update(name="Dina\r\nRossi")
     dina = Entry.objects.get(event=cup, player__name="Dina\r\nRossi")
     client.force_login(olga)
