@@ -9,7 +9,7 @@ import pytest
 
 from gameplay import api
 from gameplay.services.duplicate_tables import outcome_line
-from games import registry
+from games import catalogue, registry
 from games.core.registry import register_game, unregister_game
 from games.saichugen.engine import SaichugenMatch
 
@@ -35,7 +35,7 @@ def test_every_game_has_its_traveller_line_in_its_package(game):
 
 
 def test_a_game_without_its_traveller_line_is_a_loud_error(toy_game):
-    record = api.random_record("saichugen", players=["a", "b", "c"], n_deals=1)
+    record = catalogue.random_record("saichugen", players=["a", "b", "c"], n_deals=1)
     with pytest.raises(KeyError, match="no traveller"):
         outcome_line(toy_game, None)
     with pytest.raises(KeyError, match="no traveller"):

@@ -10,6 +10,7 @@ import time_machine
 from django.utils import timezone
 
 from gameplay import api as gameplay
+from games import catalogue
 from league import finished_tables, queue, tasks
 from league.models import RatedMatch, Result
 from league.services import rounds as round_services
@@ -18,16 +19,17 @@ from tests.league.test_online_fixtures import league_of_people, play_people_out
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def counting(monkeypatch, name: str) -> list[object]:
-    """Count the calls of `gameplay.api.<name>` (the league calls it through that module)."""
+def counting(monkeypatch, name: str, module: object = gameplay) -> list[object]:
+    """Count the calls of `<module>.<name>` (the league calls it through that module:
+    `gameplay.api` for a table, `games.catalogue` for a record's replay)."""
     calls: list[object] = []
-    real = getattr(gameplay, name)
+    real = getattr(module, name)
 
     def counted(*args, **kwargs):
         calls.append(args[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(gameplay, name, counted)
+    monkeypatch.setattr(module, name, counted)
     return calls
 
 
@@ -47,7 +49,7 @@ def test_the_league_listens_to_the_end_of_a_match_once():
 
 def test_a_fixture_table_is_read_once_and_replayed_once(alice, monkeypatch):
     reads = counting(monkeypatch, "table_result")
-    replays = counting(monkeypatch, "score_record")
+    replays = counting(monkeypatch, "score_record", catalogue)
     fixtures = online_round(alice)
     for fixture in fixtures:
         play_people_out(fixture.table_ref)
@@ -58,7 +60,7 @@ def test_a_fixture_table_is_read_once_and_replayed_once(alice, monkeypatch):
 
 def test_a_friendly_table_is_read_once_and_not_replayed(monkeypatch):
     reads = counting(monkeypatch, "table_result")
-    replays = counting(monkeypatch, "score_record")
+    replays = counting(monkeypatch, "score_record", catalogue)
     ref = gameplay.start_table(
         "three_five_eight", seats=["Bot A", "Bot B", "Bot C"], n_deals=1, seed=3, rated=True
     )

@@ -9,6 +9,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.models import Fixture, Section
 from league.services import rounds as round_services
 from league.services.results import record_result
@@ -52,7 +53,7 @@ def test_sheets_complete_the_section_and_the_travellers_show_it(toy_round, alice
 
 
 def toy_record() -> dict:
-    return gameplay.random_record("toy", players=["a", "b", "c"], n_deals=2, seed=5)
+    return catalogue.random_record("toy", players=["a", "b", "c"], n_deals=2, seed=5)
 
 
 def test_each_deal_of_a_toy_record_has_an_outcome_line():
