@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.tables import machine_busy  # noqa: E402
-from gameplay.bots.common import expand_random  # noqa: E402  (pure: no Django needed)
+from games.core.bots.common import expand_random  # noqa: E402  (pure: no Django needed)
 from tests.procs import BIN, free_port, readme_uvicorn, wait_for_port  # noqa: E402
 
 SERVICES = ("server-a", "server-b", "worker", "beat")
@@ -137,7 +137,7 @@ def create_tables(n: int, deals: int, clock: int, rng: random.Random) -> list[di
     """`n` rated friendly tables through `manage.py create_table`: a random game, 1-2 bots."""
     from django.core.management import call_command
 
-    from gameplay.engines import registry
+    from games import registry
 
     games = registry.game_names()
     people = [f"chaos-p{i}" for i in range(max(12, n // 2))]
@@ -407,9 +407,9 @@ async def chaos(
 
 def check_tables(tables: list[dict[str, Any]]) -> dict[str, Any]:
     """Log, state, record and result agree at every table; the action counts by kind."""
-    from gameplay.engines import records
     from gameplay.models import Action, Table
     from gameplay.services.matches import rebuild_match
+    from games.core import records
 
     out = {"finished": 0, "replay_mismatch": [], "log_holes": [], "actions": Counter()}
     for t in tables:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.engines import base, game_names, start_match
+from games import game_names, start_match
+from games.core import base
 
 
 def actions(game: str, seed: int, n_deals: int) -> list[tuple[int, dict]]:

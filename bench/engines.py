@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.engines import games, start_match
-from gameplay.engines.base import Match
+from games import games, start_match
+from games.core.base import Match
 
 # How many deals to play before the measured one, and the match length (so the match ends with it).
 PRE_DEALS = {"three_five_eight": 1}

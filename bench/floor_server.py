@@ -55,7 +55,7 @@ from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The append, written against Mediana's log table (the columns `gameplay.services.claim`
+# The append, written against Mediana's log table (the columns `gameplay.runtime.claim`
 # inserts); created_at as Mediana sets it, from the server's clock.
 INSERT = (
     'INSERT INTO "gameplay_action" ("table_id", "seq", "seat", "action", "client_id", "kind", '
@@ -107,8 +107,8 @@ def record_lines(table_ids: list[str], moves: int, expand: Any) -> list[Line]:
     from django.utils import timezone
 
     from gameplay.models import Seat
-    from gameplay.services import notify
-    from gameplay.services.cache import Snapshot, seats_of
+    from gameplay.runtime import notify
+    from gameplay.runtime.cache import Snapshot, seats_of
     from gameplay.services.matches import get_table, load_match
     from gameplay.services.payloads import state_payload
 

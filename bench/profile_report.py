@@ -22,10 +22,10 @@ from pathlib import Path
 
 # (group, substrings of a file path): the first match wins.
 GROUPS = [
-    ("engine (gameplay/engines)", ["/gameplay/engines/"]),
+    ("engine (games/)", ["/games/"]),
     ("consumer (gameplay/consumers)", ["/gameplay/consumers/"]),
     ("payloads (state_payload, last_action)", ["/gameplay/services/payloads.py"]),
-    ("notify (fan-out)", ["/gameplay/services/notify.py"]),
+    ("notify (fan-out)", ["/gameplay/runtime/notify.py"]),
     ("play + claim + cache + after_commit", ["/gameplay/services/"]),
     ("clock", ["/gameplay/clock.py"]),
     ("other gameplay", ["/gameplay/"]),

@@ -205,7 +205,8 @@ def time_move_path(timers: Timers) -> None:
     from channels_redis import pubsub
 
     from gameplay.consumers import table
-    from gameplay.services import after_commit, claim, notify, play
+    from gameplay.runtime import claim, notify
+    from gameplay.services import after_commit, play
 
     timers.wrap(play, "play_action", "play_action (service, in the pool)")
     # in_pool's wrapper runs it before and after every service call (the pool checkout/return).

@@ -32,7 +32,7 @@ PlackettLuce, finishing places) is fed three ways, from the same games:
 
 - raw: each match ranked by total payout, as every event is rated today;
 - duplicate: each match ranked by its players' duplicate totals (sum of differences from the
-  datum, `league.standings.duplicate.score_section`);
+  datum, `league.standings.duplicate_arithmetic.score_section`);
 - field: each section rated as one match of all its players ranked by duplicate total (the
   differences compare every player of the section, not only the three or four at a table).
 
@@ -69,7 +69,7 @@ from openskill.models import (
 )
 
 from league.ratings.compute import RatingState, finishing_ranks, initial_state, rate_match
-from league.standings.duplicate import DuplicateTable, Section, score_section
+from league.standings.duplicate_arithmetic import DuplicateTable, Section, score_section
 
 OPENSKILL_MODELS = [
     PlackettLuce,

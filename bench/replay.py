@@ -1,4 +1,4 @@
-"""Benchmark: the replay of the longest match of each game (`gameplay.engines.replay`).
+"""Benchmark: the replay of the longest match of each game (`games.core.replay`).
 
     .venv/bin/python bench/replay.py [--deals 60] [--runs 3]
 
@@ -21,8 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.bots.common import random_action
-from gameplay.engines import registry, replay
+from games import registry
+from games.core import replay
+from games.core.bots.common import random_action
 
 
 def played(game: str, n_deals: int, seed: int = 1) -> dict:

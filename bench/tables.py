@@ -57,7 +57,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gameplay.bots.common import expand_random  # noqa: E402  (pure: no Django needed)
+from games.core.bots.common import expand_random  # noqa: E402  (pure: no Django needed)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -232,9 +232,9 @@ def setup_tables(
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from gameplay.engines import registry
     from gameplay.models import Seat
     from gameplay.services.create import SeatSpec, create_table
+    from games import registry
 
     seats = registry.get_game(game).seats
     bots = [seats - 1] if strong_bots else []

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.engines import games, start_match
-from gameplay.engines.base import Match
+from games import games, start_match
+from games.core.base import Match
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # as notify does
 

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gameplay import api as gameplay
+from games import catalogue
 
 # A stand-in the URLconf accepts for a slug, swapped for `{slug}` in the link templates (a
 # literal `{` would be percent-encoded on its way through `build_absolute_uri`).
@@ -44,7 +44,7 @@ def api_index(request: Request) -> dict:
         "league": {
             "events": link("league-api:events"),
             "players": link("league-api:players"),
-            "ratings": {g.name: link("league-api:ratings", game=g.name) for g in gameplay.games()},
+            "ratings": {g.name: link("league-api:ratings", game=g.name) for g in catalogue.games()},
         },
         "templates": {
             part: link(f"league-api:{part}", slug=SLUG).replace(SLUG, "{slug}")

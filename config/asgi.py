@@ -13,7 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from config.websocket_origin import OriginIfPresentValidator  # noqa: E402
 from config.websocket_session import WebSocketAuthMiddlewareStack  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
-from gameplay.services import runner  # noqa: E402
+from gameplay.runtime import runner  # noqa: E402
 
 
 async def http(scope, receive, send) -> None:

@@ -243,7 +243,7 @@ GAMEPLAY_BOT_SECONDS = env_seconds_map("GAMEPLAY_BOT_SECONDS", {"strong": 0.3})
 GAMEPLAY_BOT_PROCESSES = env_int("GAMEPLAY_BOT_PROCESSES", 1, minimum=1)
 GAMEPLAY_RATE_PER_SECOND = env_int("GAMEPLAY_RATE_PER_SECOND", 20, minimum=1)
 GAMEPLAY_RATE_BURST = env_int("GAMEPLAY_RATE_BURST", 40, minimum=1)
-# Bytes a table connection may send (gameplay/consumers/limits.py): a burst of two of the largest
+# Bytes a table connection may send (gameplay/runtime/limits.py): a burst of two of the largest
 # frames, then 16 KiB a second; an action is ~100 bytes, and applied ones are given back.
 GAMEPLAY_BYTES_PER_SECOND = env_int("GAMEPLAY_BYTES_PER_SECOND", 16_384, minimum=1)
 GAMEPLAY_BYTES_BURST = env_int("GAMEPLAY_BYTES_BURST", 2 * MAX_FRAME_BYTES, minimum=1)
@@ -254,6 +254,9 @@ DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
 GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
 # Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
 GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
+# Embedded mode: the league's work at the end of a match runs on a thread beside the server,
+# not inline on the final move's (league/queue.py, `run_beside`).
+LEAGUE_EMBEDDED_BESIDE = env_bool("LEAGUE_EMBEDDED_BESIDE", True)
 # Seconds the table page shows a finished deal's summary, and the extra time on the clock of a
 # new deal's first turn (one rule: docs/tables.md, "End of a deal").
 GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 20, minimum=0)
@@ -329,7 +332,7 @@ if REDIS_URL:
             "KEY_PREFIX": "mediana",
         }
     }
-# Spectator sockets per client address and ASGI process (gameplay/consumers/limits.py).
+# Spectator sockets per client address and ASGI process (gameplay/runtime/limits.py).
 GAMEPLAY_SPECTATORS_PER_ADDRESS = env_int("GAMEPLAY_SPECTATORS_PER_ADDRESS", 20, minimum=1)
 # Seconds a lobby table may wait for players before it is cancelled (docs/lobby.md).
 LOBBY_WAITING_EXPIRY = env_int("LOBBY_WAITING_EXPIRY", 1800, minimum=1)

@@ -22,6 +22,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_TASK_ALWAYS_EAGER = True
+# The end of a match is counted inline, so a test sees its result when the move returns; the
+# tests of the thread beside the server turn it on and wait for it (`league.queue.settle`).
+LEAGUE_EMBEDDED_BESIDE = False
 CELERY_BROKER_URL = "memory://"
 CELERY_RESULT_BACKEND = "cache+memory://"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -7,9 +7,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from gameplay import api as gameplay
 from gameplay.models import Table
 from gameplay.services import lobby
+from games import catalogue
 from league.ratings.leaders import LEADERS_SHOWN, Leaders, leaders
 from league.services import overview
 
@@ -76,7 +76,7 @@ def _last_games(user: Any, names: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _board(tops: dict[str, Leaders], game: gameplay.GameInfo) -> dict[str, Any]:
+def _board(tops: dict[str, Leaders], game: catalogue.GameInfo) -> dict[str, Any]:
     """A game's top `LEADERS_SHOWN`: the established players ranked, and below them, apart as
     the leaderboard lists them, the best provisional ones while places are left."""
     board = tops.get(game.name, Leaders())
@@ -89,7 +89,7 @@ def home(request: HttpRequest) -> HttpResponse:
     each leaderboard and, for a player, their next fixture and last games. A fixed number of
     queries whatever the number of games, tables, events and ratings."""
     user = request.user
-    games = gameplay.games()
+    games = catalogue.games()
     names = {g.name: g.display_name for g in games}
     tops = leaders()
     tables = {

@@ -1,154 +1,87 @@
-"""The one door from other apps into gameplay.
+"""The one door from other apps into gameplay: the table lifecycle.
 
-`league` (and anything else outside gameplay) imports only this module: the engine registry as
-plain data, variant validation, scoring of game records, and — with online play — starting a
-table for a fixture and reading its result. Gameplay never imports league; it announces a
-finished match with the `match_finished` signal (`gameplay/signals.py`, re-exported here; sent
-after commit).
+`league` (and anything else outside gameplay) reaches the table server only through this module:
+start a table for a fixture (a duplicate section's too, and release it), read a finished table's
+record, the tables an account sits at, and — translated, so not in the pure `games` — a game's
+legend, its variant's labels and form field, the bot levels. What is pure game knowledge (a
+game's info, variants checked, records, score sheets and grids scored) it imports from
+`games.catalogue` directly. Gameplay never imports league; it announces a finished match with the
+`match_finished` signal (`gameplay/signals.py`, re-exported here; sent after commit).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Q
+from django.utils.translation import gettext
 
-from gameplay.engines import registry
-from gameplay.engines.errors import EngineError, RecordError, VariantError
+from gameplay.demo import demo_table
 from gameplay.forms import variant_field
+from gameplay.models import Seat, Table, new_seat_token
+from gameplay.runtime import cache
+from gameplay.services import duplicate_tables as duplicate
+from gameplay.services.create import SeatSpec, create_table
+from gameplay.services.lobby import MAX_DEALS
+from gameplay.services.summaries import legend as engine_legend
 from gameplay.signals import match_finished
 from gameplay.variant_labels import flag_label, value_label
+from games import registry
+from games.core.errors import VariantError
 
 __all__ = [
-    "EngineError",
-    "GameInfo",
-    "RecordError",
-    "VariantError",
     "anonymize_seats",
     "bot_level_label",
     "bot_levels",
     "check_deal_set",
-    "check_grid",
     "deal_outcomes",
     "deal_set",
     "describe_variant",
-    "display_name",
     "duplicate_problem",
     "flag_label",
-    "game",
-    "game_choices",
-    "games",
-    "grid_input_name",
-    "grid_sheet",
     "legend",
     "match_finished",
     "max_deals",
-    "random_record",
-    "read_grid",
     "release_tables",
-    "score_record",
-    "score_sheet",
-    "sheet_examples",
-    "sheet_grid",
     "start_table",
     "table_result",
     "tables_played_to_the_end",
     "unfinished_tables_of",
-    "validate_variant",
     "value_label",
     "variant_field",
 ]
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What forms, pages and the API need to know about a game."""
-
-    name: str
-    display_name: str
-    seats: int
-    variant_schema: list[dict[str, Any]]
-    defaults: dict[str, Any]
-    goal: str = ""  # the game's aim in one line (the engine's GOAL), for cards and the lobby
-
-
-def games() -> list[GameInfo]:
-    """Every registered game, in registration order."""
-    return [
-        GameInfo(s.name, s.display_name, s.seats, s.variant_schema(), s.defaults(), s.goal)
-        for s in registry.games()
-    ]
-
-
-def game(name: str) -> GameInfo:
-    """One game's info; `KeyError` for an unknown name."""
-    spec = registry.get_game(name)
-    return GameInfo(
-        spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults(), spec.goal
-    )
-
-
-def game_choices() -> list[tuple[str, str]]:
-    """(name, display name) pairs for a form's choice field."""
-    return [(s.name, s.display_name) for s in registry.games()]
-
-
-def display_name(game_name: str) -> str:
-    """The name a person reads for a game ("3-5-8" for `three_five_eight`): ids stay in URLs,
-    the API and CSVs. An unknown id (a game since removed) is shown as it is, not an error."""
-    try:
-        return registry.get_game(game_name).display_name
-    except KeyError:
-        return game_name
 
 
 def legend(game_name: str) -> dict[str, str]:
     """What a deal's score and payout mean in this game, and who wins a match, translated: the
     engine's `LEGEND` (`unit`, `score`, `payout`, `winner`), as the table's Match legend shows
     it; `KeyError` for an unknown game."""
-    from gameplay.services.summaries import legend as engine_legend
-
     return engine_legend(game_name)
-
-
-# What a person reads for a built-in bot level (the registry's descriptions are for developers).
-BOT_LEVEL_LABELS = {
-    "random": gettext_noop("Random"),
-    "basic": gettext_noop("Basic"),
-    "strong": gettext_noop("Strong"),
-}
 
 
 def bot_levels(game_name: str) -> list[str]:
     """The built-in bot levels that can play this game, weakest first (docs/bots.md)."""
-    from gameplay import bots
+    from games import bots
 
     return bots.levels(game_name)
 
 
 def bot_level_label(level: str) -> str:
-    """A bot level as a person reads it, translated ("Strong"); an unlisted one capitalized."""
-    label = BOT_LEVEL_LABELS.get(level)
-    return gettext(label) if label else level.capitalize()
+    """A bot level as a person reads it, translated: its label in the bot registry ("Strong");
+    an unknown one (a level since removed) capitalized."""
+    from games import bots
+
+    try:
+        return gettext(bots.level(level).label)
+    except KeyError:
+        return level.capitalize()
 
 
 def max_deals() -> int:
     """The most deals one table plays (the lobby's bound): an event's matches are held to it."""
-    from gameplay.services.lobby import MAX_DEALS
-
     return MAX_DEALS
-
-
-def validate_variant(game_name: str, variant: Any) -> dict[str, Any]:
-    """The full variant of a game (defaults filled in); raises `VariantError` with a reason."""
-    try:
-        spec = registry.get_game(game_name)
-    except KeyError:
-        raise VariantError(f"unknown game {game_name!r}") from None
-    return spec.validate_variant(variant)
 
 
 def describe_variant(
@@ -175,132 +108,6 @@ def describe_variant(
             continue
         described.append((flag_label(flag), value_label(flag, value)))
     return described
-
-
-def score_record(record: Any, *, n_deals: int | None = None) -> dict[str, Any]:
-    """Replay a `mediana.record/1` record and score it (the output of `score_record`).
-
-    Raises `RecordError` whose message is the one-line report of records.md.
-    """
-    from gameplay.engines import records
-
-    return records.score_record(record, n_deals=n_deals)
-
-
-def random_record(
-    game_name: str,
-    *,
-    players: list[str],
-    variant: dict[str, Any] | None = None,
-    n_deals: int = 1,
-    seed: int = 0,
-    deal_seed: str | None = None,
-) -> dict[str, Any]:
-    """A complete record of a match played with random legal moves (demo data, tests).
-
-    `deal_seed`: deal from this seed instead of `seed` (the moves still come from `seed`), as
-    a table started with it is dealt: records of a duplicate section's tables (`start_table`
-    given its seed) then hold the same deals and commitments, played differently."""
-    match = registry.start_match(
-        game_name,
-        variant=variant,
-        n_deals=n_deals,
-        seed=seed if deal_seed is None else str(deal_seed),
-        players=players,
-    )
-    rng = random.Random(seed)
-    while not match.finished:
-        seat = rng.choice(match.to_act())
-        match.apply(seat, match.move_to_action(match.random_move(seat, rng)))
-    return match.export()
-
-
-def score_sheet(
-    game_name: str,
-    variant: dict[str, Any],
-    sheet: Any,
-    *,
-    dealer: int = 0,
-    n_seats: int,
-    n_deals: int | None = None,
-) -> dict[str, Any]:
-    """Check a typed score sheet against the rules and score it like a record.
-
-    Raises `EngineError` (a `SheetError`) naming the deal and the reason.
-    """
-    from gameplay.engines.sheets import score_sheet as score
-
-    return score(game_name, variant, sheet, dealer=dealer, n_seats=n_seats, n_deals=n_deals)
-
-
-# --- score grids: over-the-table results typed deal by deal (gameplay/engines/grid.py) --------
-
-
-def _problem(exc: Any) -> dict[str, Any]:
-    """A grid problem as plain data: its deal (from 0), field, seat, reason and message."""
-    return {
-        "deal": exc.deal,
-        "field": exc.field,
-        "seat": exc.seat,
-        "reason": exc.reason,
-        "message": str(exc),
-    }
-
-
-def sheet_grid(game_name: str, variant: dict[str, Any]) -> dict[str, Any]:
-    """The game's score grid under this variant: ``{"game", "seats", "fields": [...]}``, each
-    field's name, English label, kind, bounds, choices, per-seat flag, sum and `when`."""
-    from gameplay.engines.grid import describe_grid
-
-    return describe_grid(game_name, variant)
-
-
-def grid_input_name(deal: int, field: str, seat: int | None = None) -> str:
-    """The form input of a grid field (and the key of its problem): ``d0.points.2``."""
-    from gameplay.engines.grid import input_name
-
-    return input_name(deal, field, seat)
-
-
-def read_grid(
-    game_name: str, variant: dict[str, Any], n_rows: int, get: Any
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Grid rows from a form's inputs (`get(name)` gives an input's text; names as
-    `grid.input_name`), and the inputs that hold no value of their kind (as problems)."""
-    from gameplay.engines.grid import read_form
-
-    rows, problems = read_form(game_name, variant, n_rows, get)
-    return rows, [_problem(p) for p in problems]
-
-
-def grid_sheet(
-    game_name: str, variant: dict[str, Any], rows: Any
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The score sheet a grid stands for, and every problem found (field by field); the sheet
-    counts only without problems."""
-    from gameplay.engines.grid import grid_to_sheet
-
-    sheet, problems = grid_to_sheet(game_name, variant, rows)
-    return sheet, [_problem(p) for p in problems]
-
-
-def check_grid(
-    game_name: str, variant: dict[str, Any], rows: Any, *, n_seats: int, n_deals: int
-) -> dict[str, Any]:
-    """A grid as it is typed: each deal's dealer, scores, payouts and running totals as far as
-    the rows are right, every problem, and (without problems) the sheet and its score."""
-    from gameplay.engines.grid import check_grid as check
-
-    out = check(game_name, variant, rows, n_seats=n_seats, n_deals=n_deals)
-    out["problems"] = [_problem(p) for p in out["problems"]]
-    return out
-
-
-def sheet_examples() -> list[dict[str, Any]]:
-    """Per game: what a score sheet's deal holds and an example sheet (the API's schema)."""
-    from gameplay.engines.sheets import sheet_examples as examples
-
-    return examples()
 
 
 def start_table(
@@ -336,15 +143,12 @@ def start_table(
     `VariantError` for a bad variant, seat count, match length, bot level or deal. Call it
     inside the league's transaction: bots start moving only after it commits.
     """
-    from django.contrib.auth import get_user_model
-
-    from gameplay.services.create import SeatSpec, create_table
-    from gameplay.services.duplicate import normalised_deals
-
     if not isinstance(embargoed, bool):
         raise VariantError("embargoed must be true or false")
     if deals is not None:
-        deals = normalised_deals(game_name, variant, deals, n_deals, exact=False, keep_salts=True)
+        deals = duplicate.normalised_deals(
+            game_name, variant, deals, n_deals, exact=False, keep_salts=True
+        )
     users = get_user_model().objects.in_bulk([s for s in seats if isinstance(s, int)])
     specs = []
     for n, who in enumerate(seats):
@@ -379,16 +183,14 @@ def start_table(
     return table.id
 
 
-# --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate.py) -----------
+# --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate_tables.py) --------
 
 
 def duplicate_problem(game_name: str, variant: Any) -> str | None:
     """Why this variant cannot be played in duplicate — play would change how many deals the
     match has or who deals next (3-5-8 without `fixed_length`, Woburn bidding) — translated;
     None when it can. Raises `VariantError` for an unknown game or a bad variant."""
-    from gameplay.services.duplicate import duplicate_problem as problem
-
-    return problem(game_name, variant)
+    return duplicate.duplicate_problem(game_name, variant)
 
 
 def deal_set(
@@ -403,9 +205,7 @@ def deal_set(
     per deal `{"hands": [[codes]], "stock": [codes], "commitment": str | None}`, exactly as
     the tables show them (printable hand records, the travellers' hands). Secret: call it
     only for whoever may see the section's cards. `VariantError` for bad input."""
-    from gameplay.services.duplicate import deal_set as dealt
-
-    return dealt(game_name, variant, n_deals, seed=seed, deals=deals)
+    return duplicate.deal_set(game_name, variant, n_deals, seed=seed, deals=deals)
 
 
 def check_deal_set(
@@ -414,42 +214,46 @@ def check_deal_set(
     """An uploaded deal set checked — a list of exactly `n_deals` `{"hands", "stock"}` of the
     game's deck (or a record holding them) — and normalised to exactly those two fields.
     Raises `VariantError` whose message (translated) names the deal, from 1."""
-    from gameplay.services.duplicate import check_deal_set as check
-
-    return check(game_name, variant, deals, n_deals)
+    return duplicate.check_deal_set(game_name, variant, deals, n_deals)
 
 
 def release_tables(table_refs: list[str]) -> int:
     """Lift the embargo of these tables (their section is complete): from now on their
     records, replays, salts and results are shown as any table's. Returns how many were
     embargoed; an unknown or already released id is skipped."""
-    from gameplay.services.duplicate import release_tables as release
-
-    return release(table_refs)
+    return duplicate.release_tables(table_refs)
 
 
 def deal_outcomes(record: dict[str, Any]) -> list[str]:
     """One short translated line per deal of a `mediana.record/1` record — the contract or the
     outcome ("Chiamo by seat 2, won with 7 points"), from the engines' deal summaries — for a
     traveller. Raises `RecordError` for a record that does not replay."""
-    from gameplay.services.duplicate import deal_outcomes as outcomes
-
-    return outcomes(record)
+    return duplicate.deal_outcomes(record)
 
 
 def table_result(table_ref: str) -> dict[str, Any] | None:
     """A table's outcome, or None while it is being played (and for an unknown table).
 
     `{"result": score_record-shaped dict, "record": mediana.record/1, "forfeited_seats": [..],
-    "finished_at": datetime}`; a forfeited match has `complete: false` and `result["forfeited"]`.
+    "finished_at": datetime, "rated": bool, "seats": [..]}`, the seats as `match_finished`
+    announces them; a forfeited match has `complete: false` and `result["forfeited"]`. All the
+    league needs of a finished table in one read (league/finished_tables.py).
     """
-    from gameplay.models import Table
+    from gameplay.models import Seat, Table
+    from gameplay.services.after_commit import announced_seat
 
     row = (
         Table.objects.filter(pk=table_ref, status=Table.Status.FINISHED)
-        .values("result", "record", "forfeited_seats", "finished_at")
+        .values("result", "record", "forfeited_seats", "finished_at", "rated")
         .first()
     )
+    if row is not None:
+        row["seats"] = [
+            announced_seat(*seat)
+            for seat in Seat.objects.filter(table_id=table_ref)
+            .order_by("number")
+            .values_list("number", "user_id", "bot", "bot_level", "resigned_user_id")
+        ]
     return row
 
 
@@ -491,10 +295,6 @@ def tables_played_to_the_end(user_ids: Iterable[int], before: Any) -> dict[int, 
     """How many finished tables, rated or not, each account held its seat at to the end (a seat
     it resigned does not count), finished before `before`; one aggregate query. The ratings ask
     it whether an account has played enough to be trusted (league.ratings.eligibility)."""
-    from django.db.models import Count
-
-    from gameplay.models import Seat, Table
-
     return dict(
         Seat.objects.filter(
             user_id__in=list(user_ids),
@@ -509,9 +309,6 @@ def tables_played_to_the_end(user_ids: Iterable[int], before: Any) -> dict[int, 
 
 def open_demo_table() -> dict[str, str]:
     """Make (or find) the demo's table against bots; its id and the demo player's seat token."""
-    from gameplay.demo import demo_table
-    from gameplay.models import Seat
-
     table = demo_table()
     return {"table": table, "token": Seat.objects.get(table_id=table, number=0).token}
 
@@ -525,10 +322,6 @@ _OVER = ("finished", "cancelled")
 def unfinished_tables_of(user_id: int) -> list[str]:
     """The tables still waiting or being played where this account sits (or resigned a seat a
     bot plays on for it), newest first: its account cannot be deleted until they are over."""
-    from django.db.models import Q
-
-    from gameplay.models import Seat
-
     return list(
         Seat.objects.filter(Q(user_id=user_id) | Q(resigned_user_id=user_id))
         .exclude(table__status__in=_OVER)
@@ -544,11 +337,6 @@ def anonymize_seats(user_id: int, name: str) -> int:
     state) but no longer names the account; its token is replaced (it acts for nobody). Call it
     inside the caller's transaction, after `unfinished_tables_of` found none. Returns the number
     of seats changed."""
-    from django.db.models import F, Q
-
-    from gameplay.models import Seat, Table, new_seat_token
-    from gameplay.services import cache
-
     seats = list(
         Seat.objects.select_for_update()
         .filter(Q(user_id=user_id) | Q(resigned_user_id=user_id) | Q(reserved_for_id=user_id))

@@ -25,6 +25,7 @@ from rest_framework.views import APIView, exception_handler
 from config.rest import JSONParser
 from gameplay.models import Table
 from gameplay.services import lobby
+from games import bots as bot_registry
 
 # Keyword arguments of `lobby.create_friendly`, as the request body names them.
 CREATE_FIELDS = (
@@ -103,7 +104,10 @@ class TableCreateSerializer(serializers.Serializer):
     )
     bots = serializers.IntegerField(required=False, min_value=0, help_text="at most seats - 1")
     bot_level = serializers.CharField(
-        required=False, default="basic", help_text="random, basic (strong once it exists)"
+        required=False,
+        default=bot_registry.DEFAULT_LEVEL,
+        help_text="a level the game's bots have (docs/bots.md); a casual level's bots make "
+        "the table casual",
     )
     seconds_per_move = serializers.IntegerField(
         required=False,

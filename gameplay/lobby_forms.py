@@ -15,23 +15,24 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from gameplay import api
-from gameplay import bots as bot_registry
 from gameplay.forms import variant_field
 from gameplay.services.lobby import MAX_DEALS, MAX_SECONDS_PER_MOVE
+from games import bots as bot_registry
+from games import catalogue
 
 
 @dataclass(frozen=True)
 class GameFlags:
     """One game's group of variant fields, for the template."""
 
-    game: api.GameInfo
+    game: catalogue.GameInfo
     fields: list[forms.BoundField]
 
 
 class CreateTableForm(forms.Form):
     """Create a friendly table: `service_kwargs()` are `lobby.create_friendly`'s arguments."""
 
-    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=api.game_choices)
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=catalogue.game_choices)
     deals = forms.IntegerField(
         label=gettext_lazy("Deals"),
         required=False,
@@ -77,7 +78,7 @@ class CreateTableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
-        self.games = api.games()
+        self.games = catalogue.games()
         self.fields["bots"].max_value = max(g.seats for g in self.games) - 1
         self.fields["bots"].widget.attrs["max"] = self.fields["bots"].max_value
         for game in self.games:

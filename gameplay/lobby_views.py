@@ -20,10 +20,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.lobby_forms import CreateTableForm
 from gameplay.models import Table
 from gameplay.services import lobby
+from games import catalogue, registry
 
 LOBBY_PAGE_SIZE = 20
 MY_GAMES_PAGE_SIZE = 25
@@ -115,7 +115,7 @@ def play(request: HttpRequest) -> HttpResponse:
         mine = [_row(t, user) for t in waiting[:LOBBY_PAGE_SIZE]]
     context = {
         "form": form,
-        "games": api.games(),
+        "games": catalogue.games(),
         "open_page": open_page,
         "open_tables": [_row(t, user) for t in open_page.object_list],
         "my_waiting": mine,

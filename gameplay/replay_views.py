@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from gameplay.engines import registry
 from gameplay.models import Table
 from gameplay.services import replay, summaries
-from gameplay.services.duplicate import WITHHELD
+from gameplay.services.duplicate_tables import WITHHELD
+from games import registry
 
 
 class BadDeal(ValueError):

@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from gameplay import api
+from games import catalogue
 
 
 def rules_template(game: str) -> str:
@@ -38,19 +39,19 @@ def _described(flag: dict[str, Any]) -> dict[str, Any]:
 @require_GET
 def rules_index(request: HttpRequest) -> HttpResponse:
     """Every game with its goal, seats and a link to its page."""
-    return render(request, "gameplay/rules/index.html", {"games": api.games()})
+    return render(request, "gameplay/rules/index.html", {"games": catalogue.games()})
 
 
 @require_GET
 def rules_page(request: HttpRequest, game: str) -> HttpResponse:
     """One game's rules; its variant flags come from the engine's schema (`flags` by name)."""
     try:
-        info = api.game(game)
+        info = catalogue.game(game)
     except KeyError:
         raise Http404("no such game") from None
     context = {
         "game": info,
         "flags": {flag["name"]: _described(flag) for flag in info.variant_schema},
-        "games": api.games(),
+        "games": catalogue.games(),
     }
     return render(request, rules_template(info.name), context)

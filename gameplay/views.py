@@ -14,9 +14,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from gameplay import api, lobby_views
-from gameplay.engines import registry
 from gameplay.models import Table
-from gameplay.services import duplicate, identity, matches, summaries
+from gameplay.services import duplicate_tables, identity, matches, summaries
+from games import registry
 
 
 def _viewer(request: HttpRequest, table: Table) -> identity.Identity | None:
@@ -56,7 +56,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "recordUrl": None if obj.embargoed else f"/tables/{obj.id}/record.json",
         "replayUrl": None if obj.embargoed else reverse("gameplay:replay", args=[obj.id]),
         "replayLabel": gettext("Replay this match step by step"),
-        "withheld": str(duplicate.WITHHELD) if obj.embargoed else None,
+        "withheld": str(duplicate_tables.WITHHELD) if obj.embargoed else None,
         # What the table's contracts, signals, targets… mean (the engine's HINTS), translated.
         "hints": {key: gettext(text) for key, text in spec.hints.items()},
         "hintLabel": gettext("What does this mean?"),
@@ -88,5 +88,5 @@ def table_record(request: HttpRequest, table_id: str) -> JsonResponse:
     if obj.status != Table.Status.FINISHED or _viewer(request, obj) is None:
         raise Http404("no record yet")
     if obj.embargoed:  # a duplicate table: its players too wait for the section
-        return JsonResponse({"detail": str(duplicate.WITHHELD)}, status=403)
+        return JsonResponse({"detail": str(duplicate_tables.WITHHELD)}, status=403)
     return JsonResponse(matches.table_record(obj.id), json_dumps_params={"indent": 1})

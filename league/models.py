@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import validate_typed_name
 from accounts.skeleton import name_skeleton
-from gameplay import api as gameplay
+from games import catalogue
 from league.scheduling.errors import SchedulingError
 from league.scheduling.formats import formats as registered_formats
 from league.scheduling.formats import get_format
@@ -309,7 +309,7 @@ class Event(models.Model):
     def game_name(self) -> str:
         """The game as a person reads it ("3-5-8 (Sergeant Major)"): `game` is an id, for URLs,
         the API and CSVs only."""
-        return gameplay.display_name(self.game)
+        return catalogue.display_name(self.game)
 
     @property
     def is_duplicate(self) -> bool:
@@ -539,7 +539,7 @@ class Result(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     record = models.JSONField(null=True, blank=True)
     sheet = models.JSONField(null=True, blank=True)
-    # The score grid as typed (rows per deal, gameplay/engines/grid.py), when it was: a
+    # The score grid as typed (rows per deal, games/core/grid.py), when it was: a
     # correction opens with it filled in.
     grid = models.JSONField(null=True, blank=True)
     scored = models.JSONField(help_text="score_record output: deals, totals, winners")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from league import queue
+from league import finished_tables, queue
 from league.models import Event
 from league.ratings import services as ratings
 from league.services import notice_mail, schedule
@@ -42,9 +42,17 @@ def rate_event(event_id: int) -> int:
     return ratings.rate_event(event_id)
 
 
+@shared_task(name=queue.FINISH_TABLE)
+def finish_table(table_ref: str) -> None:
+    """Count a finished table: its fixture's result, or a rated friendly match; idempotent."""
+    finished_tables.finish_table(table_ref)
+
+
 @shared_task(name=queue.SWEEP_RATINGS)
 def sweep_ratings() -> int:
-    """Rate results whose rating task was lost (beat, every minute); idempotent."""
+    """Count finished tables whose task was lost, then rate results whose rating task was lost
+    (beat, every minute); idempotent."""
+    finished_tables.sweep()
     return ratings.sweep_ratings()
 
 

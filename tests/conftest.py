@@ -38,7 +38,7 @@ async def close_thread_connections():
     from asgiref.sync import sync_to_async
     from django.db import connections
 
-    from gameplay.services import runner
+    from gameplay.runtime import runner
 
     await runner.settle_bot_moves()  # a bot move still thinking would reconnect after this
     await sync_to_async(connections.close_all)()
@@ -59,10 +59,10 @@ def watched(monkeypatch):
 
 @pytest.fixture(autouse=True, scope="session")
 def _stop_the_bot_processes():
-    """Stop the processes beside the server where bots think (`gameplay.services.thinkers`)
+    """Stop the processes beside the server where bots think (`gameplay.runtime.thinkers`)
     when the session ends: a test worker may leave without the interpreter's exit handlers."""
     yield
-    from gameplay.services import thinkers
+    from gameplay.runtime import thinkers
 
     thinkers.shutdown()
 

@@ -20,9 +20,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import close_old_connections
 
 from config.websocket_frames import MAX_MESSAGE_CHARS
-from gameplay.consumers import limits
-from gameplay.consumers.dispatch import InTurnDispatchMixin
-from gameplay.services import notify, payloads, play, pool, presence, runner, watchers
+from gameplay.runtime import limits, notify, pool, runner
+from gameplay.runtime.dispatch import InTurnDispatchMixin
+from gameplay.services import payloads, play, presence, watchers
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.identity import identify
 

@@ -11,11 +11,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from gameplay.engines import Match
 from gameplay.models import Table
-from gameplay.services import cache, notify, runner
+from gameplay.runtime import cache, notify, runner
 from gameplay.services.payloads import state_messages
 from gameplay.signals import match_finished
+from games import Match
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,11 @@
-"""A bot seat's move in three steps: read the table (`prepare`), think (`gameplay.bots.jobs`,
-anywhere but the table server's process), apply the action (`apply_choice`).
+"""A bot seat's move in three steps: read the table (`prepare`), think
+(`gameplay.runtime.bot_jobs`, anywhere but the table server's process), apply the action
+(`apply_choice`).
 
 `play_bot` runs the three in this process: the Celery task `gameplay.bot_move` does so in a
 worker of the `bots` queue, and so do management commands and tests. Inside a table server
 (the embedded mode) `play_bot_beside` reads and applies on the server and thinks in the process
-pool beside it (`gameplay.services.thinkers`), so a search never holds the server's
+pool beside it (`gameplay.runtime.thinkers`), so a search never holds the server's
 interpreter lock.
 """
 
@@ -17,15 +18,15 @@ import random
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from gameplay import bots
-from gameplay.bots.jobs import BotJob, think
-from gameplay.bots.search import Budget
 from gameplay.models import Action, Table
-from gameplay.services import thinkers
-from gameplay.services.cache import seats_of
+from gameplay.runtime import thinkers
+from gameplay.runtime.bot_jobs import BotJob, think
+from gameplay.runtime.cache import seats_of
 from gameplay.services.errors import TableError
 from gameplay.services.matches import get_table, load_match
 from gameplay.services.play import play_action
+from games import bots
+from games.core.bots.search import Budget
 
 logger = logging.getLogger(__name__)
 

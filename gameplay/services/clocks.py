@@ -15,16 +15,15 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from gameplay import bots
-from gameplay.engines import Match
 from gameplay.models import Action, Table
-from gameplay.services import runner
+from gameplay.runtime import runner
+from gameplay.runtime.cache import Snapshot, seats_of
 from gameplay.services.after_commit import after_commit
 from gameplay.services.bot_moves import bot_rng
-from gameplay.services.cache import Snapshot, seats_of
 from gameplay.services.errors import TableError
 from gameplay.services.matches import get_table, load_match
 from gameplay.services.play import play_action
+from games import Match, bots
 
 PLAYING = Table.Status.PLAYING
 FINISHED = Table.Status.FINISHED

@@ -15,11 +15,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from gameplay import bots, clock
-from gameplay.engines import Match, VariantError, registry
+from gameplay import clock
 from gameplay.models import Seat, Table, default_connect_grace
-from gameplay.services import cache, runner
+from gameplay.runtime import cache, runner
 from gameplay.services.after_commit import after_commit
+from games import Match, VariantError, bots, registry
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def create_table(
     act first are queued after commit. `connect_grace`: seconds after the deal by which every
     seat's clock runs even if its player never connected (None: `GAMEPLAY_CONNECT_GRACE`).
     `deals`: explicit deals (card codes, each may carry its `salt`), dealt before the seed's
-    (`gameplay.services.duplicate.normalised_deals` checks them). `embargoed`: a duplicate
+    (`gameplay.services.duplicate_tables.normalised_deals` checks them). `embargoed`: a duplicate
     table, never open to spectators, its record withheld until released (docs/tables.md).
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`

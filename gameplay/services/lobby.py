@@ -36,15 +36,15 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from gameplay import bots as bot_registry
-from gameplay.engines import VariantError, registry
 from gameplay.models import Seat, Table, new_seat_token
-from gameplay.services import cache, notify
+from gameplay.runtime import cache, notify
+from gameplay.runtime.runner import bot_delay
 from gameplay.services.after_commit import after_commit
 from gameplay.services.create import SeatSpec, create_table, deal_waiting
 from gameplay.services.matches import load_match
 from gameplay.services.payloads import waiting_payload
-from gameplay.services.runner import bot_delay
+from games import VariantError, registry
+from games import bots as bot_registry
 
 logger = logging.getLogger(__name__)
 
@@ -259,7 +259,7 @@ def create_friendly(
     variant: dict[str, Any] | None = None,
     deals: int | None = None,
     bots: int = 0,
-    bot_level: str = "basic",
+    bot_level: str = bot_registry.DEFAULT_LEVEL,
     seconds_per_move: int | None = None,
     rated: bool = True,
     spectators: bool = True,
@@ -267,7 +267,8 @@ def create_friendly(
 ) -> Joined:
     """Make a friendly table with the user at seat 0, `bots` bots in the last seats and open
     seats between; it starts at once when no seat is open. Defaults and refusals as
-    lobby-api.md: `random` bots make the table casual; a rated table needs a clock."""
+    lobby-api.md: bots of a casual level (`random`) make the table casual; a rated table needs a
+    clock."""
     _account(user)
     if not isinstance(game, str):
         raise LobbyError(400, gettext("game must be the name of a game."))
@@ -296,7 +297,7 @@ def create_friendly(
     rated = _bool(rated, "rated")
     spectators = _bool(spectators, "spectators")
     private = _bool(private, "private")
-    if n_bots and bot_level == "random":
+    if n_bots and bot_registry.level(bot_level).casual:
         rated = False  # lobby-api.md: random bots make a table casual
     if seconds_per_move is None:
         seconds_per_move = RATED_CLOCK if rated else 0

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.engines import Match, registry
 from gameplay.models import Action, Table
-from gameplay.services import cache
+from gameplay.runtime import cache
 from gameplay.services.errors import TableError
+from games import Match, registry
 
 
 def get_table(table_id: str) -> Table:

@@ -10,12 +10,12 @@ from typing import Any
 from django.utils import timezone
 
 from gameplay import clock
-from gameplay.engines import Match, registry
 from gameplay.models import Action, Table
-from gameplay.services.cache import Snapshot, seats_of
+from gameplay.runtime.cache import Snapshot, seats_of
+from gameplay.runtime.notify import json_text as dumps
 from gameplay.services.errors import SeatsChanged
 from gameplay.services.matches import get_table, load_match, new_match
-from gameplay.services.notify import json_text as dumps
+from games import Match, registry
 
 FINISHED = Table.Status.FINISHED
 WAITING = Table.Status.WAITING

@@ -30,14 +30,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gameplay import clock
-from gameplay.engines import IllegalAction, Match
 from gameplay.models import Action, Table
-from gameplay.services import cache, claim
+from gameplay.runtime import cache, claim
+from gameplay.runtime.runner import bot_delay
 from gameplay.services.after_commit import after_commit
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.matches import get_table, load_match
-from gameplay.services.runner import bot_delay
 from gameplay.services.summaries import summary_seconds
+from games import IllegalAction, Match
 
 logger = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from gameplay import clock
 from gameplay.models import Seat, Table
-from gameplay.services import cache
+from gameplay.runtime import cache
+from gameplay.runtime.cache import Snapshot
 from gameplay.services.after_commit import after_commit
-from gameplay.services.cache import Snapshot
 from gameplay.services.matches import load_match
 
 PLAYING = Table.Status.PLAYING

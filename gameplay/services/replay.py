@@ -1,6 +1,6 @@
 """A finished table's replay: its record replayed through the engine, labels translated.
 
-The engines compute the steps (`gameplay/engines/replay.py`); this module reads the table's
+The engines compute the steps (`games/core/replay.py`); this module reads the table's
 record, says who may see it (`may_replay`: whoever may read the record) and turns the label
 templates into the reader's language. One deal is served at a time, so a long match costs
 one deal's views per request (docs/tables.md, "Replay").
@@ -12,9 +12,9 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from gameplay.engines import replay
 from gameplay.models import Table
 from gameplay.services import identity, matches
+from games.core import replay
 
 
 def may_replay(table: Table, token: str | None, user: Any) -> bool:

@@ -14,9 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext
 
-from gameplay.engines import registry
 from gameplay.models import Table
 from gameplay.services import matches
+from games import registry
 
 UNDEALT = (Table.Status.WAITING, Table.Status.CANCELLED)
 

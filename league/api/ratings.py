@@ -16,7 +16,7 @@ from rest_framework import generics, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.api.views import LeagueAPIMixin
 from league.models import Player, Rating, RatingHistory
 from league.ratings.compute import MODEL_NAME
@@ -100,7 +100,7 @@ class GameRatings(LeagueAPIMixin, generics.ListAPIView):
             return Rating.objects.none()
         game = self.kwargs["game"]
         try:
-            gameplay.game(game)
+            catalogue.game(game)
         except KeyError:
             raise Http404("no such game") from None
         params = self.request.query_params

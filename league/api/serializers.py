@@ -14,7 +14,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, FixtureProposal, Player, Result, Round, Seat
 from league.services.events import bot_level_problem, scoring_problems
@@ -98,7 +98,7 @@ class EventSerializer(serializers.ModelSerializer):
         # No `seed`: it would let anyone compute the next rounds' plans and the lot in advance.
 
     def get_game_name(self, event: Event) -> str:
-        return dict(gameplay.game_choices()).get(event.game, event.game)
+        return dict(catalogue.game_choices()).get(event.game, event.game)
 
     def get_url(self, event: Event) -> str:
         return _url(self.context, "event", event.slug)
@@ -125,13 +125,13 @@ class EventCreateSerializer(serializers.ModelSerializer):
         # The game's levels (`create_event` checks them too): a level it has not is a field's
         # error, as an unknown deadline policy is. An unknown game is the service's to refuse.
         level, game = data.get("bot_level"), data.get("game")
-        known = level is not None and game in dict(gameplay.game_choices())
+        known = level is not None and game in dict(catalogue.game_choices())
         if known and (problem := bot_level_problem(game, level)):
             raise serializers.ValidationError({"bot_level": [problem]})
-        if game in dict(gameplay.game_choices()) and data.get("scoring"):
+        if game in dict(catalogue.game_choices()) and data.get("scoring"):
             try:  # a bad variant is the service's to refuse, with its own message
-                variant = gameplay.validate_variant(game, data.get("variant") or {})
-            except gameplay.VariantError:
+                variant = catalogue.validate_variant(game, data.get("variant") or {})
+            except catalogue.VariantError:
                 return data
             for field, message in scoring_problems({**data, "variant": variant}):
                 raise serializers.ValidationError({field: [message]})
@@ -258,7 +258,7 @@ class FixtureSerializer(serializers.ModelSerializer):
     @extend_schema_field(ResultSerializer(allow_null=True))
     def get_result(self, fixture: Fixture) -> dict[str, Any] | None:
         """Null too for a table of a duplicate section still being played, for anyone not
-        seated there (league.services.duplicate.withheld_fixtures)."""
+        seated there (league.services.duplicate_scoring.withheld_fixtures)."""
         if fixture.pk in self.context.get("withheld", ()):
             return None
         counting = fixture.counting  # prefetched: the current result, if any
@@ -367,7 +367,7 @@ def sheet_help() -> str:
     """The score sheet's format, game by game, from each game's sheet rules (gameplay.api)."""
     games = " ".join(
         f"**{g['display_name']}** (`{g['game']}`): {g['description']}"
-        for g in gameplay.sheet_examples()
+        for g in catalogue.sheet_examples()
     )
     return (
         'a score sheet of over-the-table play: `{"deals": [DEAL, ...]}`, one DEAL per deal in '

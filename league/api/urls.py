@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import duplicate, people, ratings, schedule, views
+from league.api import people, ratings, round_deals, schedule, views
 
 app_name = "league-api"
 
@@ -61,7 +61,9 @@ urlpatterns = [
         views.SectionDeals.as_view(),
         name="section-deals",
     ),
-    path(f"{EVENT}rounds/<int:number>/deals/", duplicate.RoundDeals.as_view(), name="round-deals"),
+    path(
+        f"{EVENT}rounds/<int:number>/deals/", round_deals.RoundDeals.as_view(), name="round-deals"
+    ),
     path(
         f"{EVENT}rounds/<int:number>/publish/", views.RoundPublish.as_view(), name="round-publish"
     ),

@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.api import serializers as s
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
 from league.errors import LeagueConflict, LeagueError
@@ -42,7 +42,7 @@ from league.models import (
     Seat,
     Section,
 )
-from league.services import duplicate
+from league.services import duplicate_scoring
 from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
@@ -110,14 +110,18 @@ class EventScopedMixin(LeagueAPIMixin):
     def secrecy(self) -> dict[str, Any]:
         """Duplicate events: the tables whose result this reader may not see yet, and those
         whose record waits for the section (every pending one, but for an organizer who plays
-        in none of its rounds): league.services.duplicate. No query otherwise."""
+        in none of its rounds): league.services.duplicate_scoring. No query otherwise."""
         if not self.event.is_duplicate:
             return {}
         user = self.request.user
-        everything = duplicate.sees_everything(user, self.event)
+        everything = duplicate_scoring.sees_everything(user, self.event)
         return {
-            "withheld": set() if everything else duplicate.withheld_fixtures(user, self.event),
-            "records_withheld": set() if everything else duplicate.pending_fixtures(self.event),
+            "withheld": set()
+            if everything
+            else duplicate_scoring.withheld_fixtures(user, self.event),
+            "records_withheld": set()
+            if everything
+            else duplicate_scoring.pending_fixtures(self.event),
         }
 
 
@@ -516,7 +520,7 @@ def sheet_examples() -> list[OpenApiExample]:
             description=g["description"],
             request_only=True,
         )
-        for g in gameplay.sheet_examples()
+        for g in catalogue.sheet_examples()
     ]
 
 
@@ -586,7 +590,7 @@ class PlayerDetail(LeagueAPIMixin, generics.RetrieveAPIView):
         player = super().get_object()
         published = Q(event__visibility=Event.Visibility.PUBLISHED)
         # a duplicate section's tables count here once the section is complete
-        shown = published & duplicate.published("fixture__")
+        shown = published & duplicate_scoring.published("fixture__")
         totals = dict(
             LedgerEntry.objects.filter(shown, player=player)
             .values("event_id")

@@ -21,7 +21,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
-from league.forms_schedule import NoticeSettingsForm
+from league.forms.schedule import NoticeSettingsForm
 from league.models import Player
 from league.profile import deletion, services
 from league.profile.forms import ClaimForm, DeleteAccountForm, ProfileForm, ReportForm

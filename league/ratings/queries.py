@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Player, Rating, RatingHistory
 from league.ratings.chart import MAX_POINTS, line_chart
 from league.ratings.services import established, is_provisional
@@ -172,7 +172,7 @@ def player_rating_sections(player: Player) -> dict[str, Any]:
     wanted = {h["player_id"] for h in frequent}
     wanted |= {p for row in latest for p in row["match__players"]}
     names = {p.pk: p for p in Player.objects.filter(pk__in=wanted)} if wanted else {}
-    game_names = dict(gameplay.game_choices())
+    game_names = dict(catalogue.game_choices())
     per_game = [
         {
             "rating": r,

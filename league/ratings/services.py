@@ -2,9 +2,9 @@
 
 Inputs are `RatedMatch` rows: one per event fixture with a counting result in an event the
 ratings trust (`rated_fixtures`: published, run by an organizer holding the role; re-read from
-the fixture's current `Result` on every new version) and one per rated friendly table (written
-from the `match_finished` signal; it counts only if its accounts are trusted, `eligibility`, and
-the same accounts' repeated tables weigh less, `repeat_weights`). Every change of a game's
+the fixture's current `Result` on every new version) and one per rated friendly table (noted
+by `league.finished_tables`; it counts only if its accounts are trusted, `eligibility`, and the
+same accounts' repeated tables weigh less, `repeat_weights`). Every change of a game's
 ratings happens while holding that game's `RatingGame` row lock, in match-finish order
 (`finished_at`, then id). A match that arrives late, or a corrected result, rewinds the game to
 just before that match and re-rates every match from there on, so the stored ratings always
@@ -27,7 +27,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from gameplay import api as gameplay
 from league import queue
 from league.models import (
     Event,
@@ -49,7 +48,7 @@ from league.ratings.compute import (
     repeat_weights,
 )
 from league.ratings.eligibility import unvouched_accounts
-from league.services import duplicate
+from league.services import duplicate_scoring
 from league.services.permissions import trusted_events
 from league.services.players import (
     DEFAULT_BOT_LEVEL,
@@ -109,8 +108,8 @@ def rated_events() -> QuerySet[Event]:
 def rated_fixtures() -> QuerySet[Fixture]:
     """The fixtures of `rated_events`: the only ones that get a `RatedMatch`. Not a table of a
     duplicate section still being played: nothing of it is published before the section is
-    complete (league.services.duplicate), when its held results are rated."""
-    return Fixture.objects.filter(duplicate.published(), round__event__in=rated_events())
+    complete (league.services.duplicate_scoring), when its held results are rated."""
+    return Fixture.objects.filter(duplicate_scoring.published(), round__event__in=rated_events())
 
 
 # --- the lock and the order ---------------------------------------------------------------------
@@ -275,13 +274,12 @@ def record_friendly_match(
 ) -> RatedMatch | None:
     """Note a finished friendly table for rating and rate it after commit.
 
-    Ignored: unrated tables and tables of event fixtures (those are rated through their
-    `Result`). Receiving the same table twice changes nothing. A table with an account the
-    ratings do not trust yet is noted as not counting (`eligibility`), for good.
+    For tables that are no fixture's (`league.finished_tables` decides: fixtures are rated
+    through their `Result`). Ignored: unrated tables. Receiving the same table twice changes
+    nothing. A table with an account the ratings do not trust yet is noted as not counting
+    (`eligibility`), for good.
     """
     if not rated or not table_ref:
-        return None
-    if Fixture.objects.filter(table_ref=table_ref).exists():
         return None
     if RatedMatch.objects.filter(table_ref=table_ref, fixture__isnull=True).exists():
         return None
@@ -473,31 +471,13 @@ def rate_pending(game: str) -> int:
     return rated
 
 
-# How far back the sweep looks for rated friendly tables whose announcement was lost.
-FRIENDLY_CATCH_UP = timedelta(days=1)
-
-
-def catch_up_friendly_tables(since: datetime, until: datetime) -> int:
-    """Note the rated friendly tables that finished in the window but have no rated match (the
-    receiver failed or its process died before it ran); returns how many were noted."""
-    known = set(
-        RatedMatch.objects.filter(finished_at__gte=since, finished_at__lte=until).values_list(
-            "table_ref", flat=True
-        )
-    )
-    noted = 0
-    for announced in gameplay.finished_rated_tables(since, until):
-        if announced["table_ref"] not in known and record_friendly_match(**announced):
-            noted += 1
-    return noted
-
-
 def sweep_ratings(grace_seconds: float = 60.0) -> int:
     """Rate what a lost task left behind (a broker that was down, a worker that died): counting
     results of `rated_fixtures` whose RatedMatch does not reflect them, and matches still
     pending, older than `grace_seconds` (younger ones may have their task on the way); and take
     out the matches of fixtures the rule no longer admits (an organizer's role taken away).
-    Idempotent; returns the number of matches rated. Run by Celery beat every minute."""
+    Idempotent; returns the number of matches rated. Run by Celery beat every minute, after
+    the finished tables whose task was lost are counted (`league.finished_tables.catch_up`)."""
     cutoff = timezone.now() - timedelta(seconds=grace_seconds)
     current = dict(
         Result.objects.filter(
@@ -518,7 +498,6 @@ def sweep_ratings(grace_seconds: float = 60.0) -> int:
         "pk", "round__event__game"
     ):
         behind.setdefault(game, []).append(fixture_id)
-    catch_up_friendly_tables(cutoff - FRIENDLY_CATCH_UP, cutoff)
     pending = RatedMatch.objects.filter(rated_at__isnull=True, finished_at__lte=cutoff)
     games = set(behind) | set(pending.values_list("game", flat=True).distinct())
     rated = 0

@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
+from games import catalogue
 from league import queue
 from league.errors import LeagueError
 from league.models import Entry, Event, Player
@@ -108,12 +109,12 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["name"] = players.typed_name(fields["name"])
     game = fields.get("game")
     try:
-        info = gameplay.game(game)
+        info = catalogue.game(game)
     except KeyError:
         raise LeagueError(f"unknown game {game!r}") from None
     try:
-        fields["variant"] = gameplay.validate_variant(game, fields.get("variant") or {})
-    except gameplay.VariantError as exc:
+        fields["variant"] = catalogue.validate_variant(game, fields.get("variant") or {})
+    except catalogue.VariantError as exc:
         raise LeagueError(str(exc)) from None
     if "format" in fields:
         check_format(fields["format"])
@@ -183,7 +184,7 @@ def scoring_problems(fields: dict[str, Any]) -> list[tuple[str, str]]:
         )
     try:
         why = gameplay.duplicate_problem(fields["game"], fields.get("variant") or {})
-    except gameplay.VariantError:
+    except catalogue.VariantError:
         why = None  # a bad variant is refused by its own check, with its own message
     if why:
         problems.append(("scoring", str(why)))

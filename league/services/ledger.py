@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from league.models import Event, LedgerEntry
-from league.services.duplicate import published
+from league.services.duplicate_scoring import published
 
 # What a reader of the ledger gets of each row, in the CSV's column order (fixture_id: links).
 LEDGER_FIELDS = (
@@ -24,7 +24,7 @@ def ledger_rows(event: Event, *, withheld: bool = False) -> QuerySet:
     """One row per seat per deal of every counting result, in round, table, deal, seat order.
 
     `withheld`: without the tables of duplicate sections still being played (for every reader
-    but an organizer who plays in none of the event's rounds, league.services.duplicate)."""
+    but an organizer who plays in none of the event's rounds, league.services.duplicate_scoring)."""
     rows = LedgerEntry.objects.filter(event=event)
     if withheld:
         rows = rows.filter(published("fixture__"))

@@ -28,12 +28,13 @@ from django.utils.translation import gettext as _
 
 from accounts import names
 from accounts.skeleton import name_skeleton
+from games.core.bots.registry import DEFAULT_LEVEL
 from league.errors import LeagueError
 from league.models import Entry, Event, Player, Rating
 
 BOT_PREFIX = "Bot"
 # The level of the bots that fill an event's leftover seats (and of a seat that names none).
-DEFAULT_BOT_LEVEL = "basic"
+DEFAULT_BOT_LEVEL = DEFAULT_LEVEL
 # The built-in bots as a filter (`Player.is_builtin_bot`); the constraint keeps them accountless.
 BUILTIN_BOTS = ~Q(bot_level="")
 

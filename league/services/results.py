@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import api as gameplay
+from games import catalogue
 from league import queue, scheduling
 from league.errors import LeagueError, LeagueFault
 from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
-from league.services import advancing, duplicate
+from league.services import advancing, duplicate_scoring
 from league.services.events import require_open
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
@@ -36,7 +36,7 @@ def sheet_of_grid(event: Any, grid: Any) -> dict[str, Any]:
     naming every field that is wrong."""
     if _has_nul(grid):
         raise LeagueError(_("the score grid contains a NUL character"))
-    sheet, problems = gameplay.grid_sheet(event.game, event.variant, grid)
+    sheet, problems = catalogue.grid_sheet(event.game, event.variant, grid)
     if problems:
         raise SheetProblems("score grid: " + "; ".join(p["message"] for p in problems), problems)
     return sheet
@@ -59,7 +59,7 @@ def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str
         raise LeagueError("the record must be a JSON object")
     if record.get("game") != event.game:
         theirs = record.get("game")
-        theirs = gameplay.display_name(theirs) if isinstance(theirs, str) else repr(theirs)
+        theirs = catalogue.display_name(theirs) if isinstance(theirs, str) else repr(theirs)
         raise LeagueError(f"this record is a {theirs} game; the event plays {event.game_name}")
     players = record.get("players")
     if players != names:
@@ -68,8 +68,8 @@ def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str
             f"the record's players {players!r} are not this table's seats {names} (in seat order)"
         )
     try:
-        variant = gameplay.validate_variant(event.game, record.get("variant") or {})
-    except gameplay.VariantError as exc:
+        variant = catalogue.validate_variant(event.game, record.get("variant") or {})
+    except catalogue.VariantError as exc:
         raise LeagueError(f"record: {exc}") from None
     if variant != event.variant:
         raise LeagueError("the record's variant flags differ from the event's")
@@ -95,12 +95,12 @@ def score_submission(
     if record is not None:
         _check_record_matches_fixture(fixture, record, names)
         try:
-            scored = gameplay.score_record(record, n_deals=event.deals_per_match)
-        except gameplay.RecordError as exc:
+            scored = catalogue.score_record(record, n_deals=event.deals_per_match)
+        except catalogue.RecordError as exc:
             raise LeagueError(f"illegal record: {exc}") from None
     else:
         try:
-            scored = gameplay.score_sheet(
+            scored = catalogue.score_sheet(
                 event.game,
                 event.variant,
                 sheet,
@@ -108,7 +108,7 @@ def score_submission(
                 n_seats=len(names),
                 n_deals=event.deals_per_match,
             )
-        except gameplay.EngineError as exc:
+        except catalogue.EngineError as exc:
             problem = {
                 "deal": getattr(exc, "deal", None),
                 "field": getattr(exc, "field", None),
@@ -224,8 +224,8 @@ def record_result(
     write_ledger(result)
     touch_standings(event.pk)
     # A table of a duplicate section still being played is held (rated and notified when the
-    # section completes, all at once): league.services.duplicate.
-    held = duplicate.count_in_section(fixture)
+    # section completes, all at once): league.services.duplicate_scoring.
+    held = duplicate_scoring.count_in_section(fixture)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)  # robust: a broker that is down is no 500 (a sweep too)
         notify_result(counted.fixture, counted)
@@ -290,7 +290,7 @@ def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str)
         reason=reason[:300],
     )
     touch_standings(event.pk)
-    held = duplicate.count_in_section(fixture)
+    held = duplicate_scoring.count_in_section(fixture)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)
         if counted.pk != result.pk:  # this forfeit's players hear of it from the policy

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from gameplay import api as gameplay
+from games import catalogue
 from league import scheduling
 from league.models import Bye, Entry, Fixture, Player, Round
 from league.scheduling.records import Advance, RoundOutcome, Standing, TableCall
@@ -43,7 +43,7 @@ def round_notes(
     league or Swiss round after the first."""
     event = round_.event
     fmt = check_format(event.format)
-    table_size = gameplay.game(event.game).seats
+    table_size = catalogue.game(event.game).seats
     tables = advancing.played_tables(round_, fixtures)
     byes = (
         [bye.player_id for bye in byes]

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
+from games import catalogue
 from league import scheduling
 from league.draws import lot_number
 from league.errors import LeagueConflict, LeagueError
@@ -141,7 +142,7 @@ def generate_round(event: Event, *, by: Any) -> Round:
     last = event.round_set.order_by("-number").first()
     number = (last.number + 1) if last else 1
     fmt = check_format(event.format)
-    table_size = gameplay.game(event.game).seats
+    table_size = catalogue.game(event.game).seats
     entries = active_entries(event)
     still_in = None
     if last is not None:
@@ -328,7 +329,7 @@ def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Rou
         raise LeagueError(
             f"cannot publish: {', '.join(gone)} withdrew; discard this draft and generate again"
         )
-    table_size = gameplay.game(round_.event.game).seats
+    table_size = catalogue.game(round_.event.game).seats
     short = round_.fixtures.annotate(n=Count("seats")).exclude(n=table_size).first()
     if short is not None:
         raise LeagueError(f"table {short.number} does not have {table_size} players")

@@ -20,6 +20,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.translation import gettext as _
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.errors import LeagueError
 from league.models import Event, Fixture, Round, Section
 from league.services import actions
@@ -116,7 +117,7 @@ def upload_deals(section: Section, deals: Any, *, by: Any) -> Section:
     section = Section.objects.select_for_update().get(pk=section.pk, round=round_)
     try:
         checked = gameplay.check_deal_set(event.game, event.variant, deals, event.deals_per_match)
-    except gameplay.VariantError as exc:
+    except catalogue.VariantError as exc:
         raise LeagueError(_("The deal set was not accepted: %(why)s") % {"why": str(exc)}) from None
     Section.objects.filter(pk=section.pk).update(deals=checked)
     section.refresh_from_db()

@@ -9,7 +9,7 @@ from django.db.models import Exists, F, OuterRef, Q
 
 from league import queue, scheduling
 from league.models import Bye, Entry, Event, Fixture, Player, Result, Seat, StandingsSnapshot
-from league.services import duplicate
+from league.services import duplicate_scoring
 from league.standings import (
     ByeRecord,
     KnockoutProgress,
@@ -18,7 +18,7 @@ from league.standings import (
     compute_standings,
     round_half_even,
 )
-from league.standings.duplicate import PAGE_PLACES, json_number
+from league.standings.duplicate_arithmetic import PAGE_PLACES, json_number
 
 
 def match_records(event: Event) -> list[MatchRecord]:
@@ -113,9 +113,9 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
     matches = match_records(event)
     dup = None
     if event.is_duplicate:
-        held = duplicate.pending_fixtures(event)
+        held = duplicate_scoring.pending_fixtures(event)
         matches = [m for m in matches if m.fixture_id not in held]
-        dup = duplicate.duplicate_totals(event)
+        dup = duplicate_scoring.duplicate_totals(event)
     # A bot that filled a seat takes part in matches but is no entrant of the event.
     entrants = set(players)
     extra = sorted({p for m in matches for p in m.players if p not in entrants})

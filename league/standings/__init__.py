@@ -5,7 +5,7 @@ caches the rows; everything here is testable (and benchmarked) without a databas
 events' datum, differences and matchpoints are `duplicate.py` (`score_event`).
 """
 
-from .duplicate import (
+from .duplicate_arithmetic import (
     DuplicateTable,
     EventScores,
     PlayerDuplicate,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
-from .duplicate import API_PLACES, round_half_even
+from .duplicate_arithmetic import API_PLACES, round_half_even
 from .records import StandingsRow
 from .tiebreaks import StandingsConfig, column_tiebreaks
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .duplicate import PlayerDuplicate
+from .duplicate_arithmetic import PlayerDuplicate
 from .knockout import KnockoutProgress, rank_knockout
 from .records import ByeRecord, MatchRecord, StandingsRow, Value
 from .tally import EventTally, tally_event

@@ -131,8 +131,8 @@ def validate_tiebreaks(names: Iterable[str]) -> None:
 
 MODES = ("points", "knockout")
 # How a table's result is scored: "match" (each table on its own: match points, the tie-breaks)
-# or "duplicate" (against the other tables of a section: league.standings.duplicate), which then
-# ranks by the duplicate total or the matchpoint percentage, the tie-breaks after.
+# or "duplicate" (against the other tables of a section: league.standings.duplicate_arithmetic),
+# which then ranks by the duplicate total or the matchpoint percentage, the tie-breaks after.
 SCORINGS = ("match", "duplicate")
 DUPLICATE_RANKS = ("total", "percentage")
 

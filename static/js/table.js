@@ -53,7 +53,7 @@
 
   // ------------------------------------------------------------------ hints
   // What a contract, a signal or a target means: the engine's HINTS, put in the page config by
-  // the server (gameplay/engines/hints.py). A hinted thing has a `title` for the mouse and an
+  // the server (games/core/hints.py). A hinted thing has a `title` for the mouse and an
   // (i) beside it that a tap (or Enter) opens and closes; hovering the (i) opens it too. The
   // (i) is a span, not a button: "#action-buttons button" stays the list of actions.
   const hints = cfg.hints || {};
@@ -145,6 +145,10 @@
   //                            allows}, see pickCards), or undefined for the default
   //   dealRows(state, view)    the rows of "This deal"
   //   log(state, view)         the deal's log lines
+  //   reasons                  {code: (params, message) => text}: the game's own reason codes
+  //   summary                  the end of a deal in words (static/js/summary.js): {kinds: {kind:
+  //                            text}, parts: {code: (part, w) => [line, label]}, notes: {code:
+  //                            (note, w) => text}, rows: {code: text}}
   const FRENCH = {
     glyph: { S: "♠", H: "♥", D: "♦", C: "♣" },
     suit: { S: pgettext("suit", "spades"), H: pgettext("suit", "hearts"), D: pgettext("suit", "diamonds"), C: pgettext("suit", "clubs") },
@@ -800,7 +804,9 @@
   // Why a card of the hand cannot be used now: the state's `why_not` (table-protocol.md,
   // "Additions"), {card: {code, params, message}}, and an `illegal` error's reason: worded from
   // the stable code and its params in the reader's language (the English message is for bots;
-  // it shows only for a code this client does not know). The codes: docs/engines.md.
+  // it shows only for a code this client does not know). The codes: docs/engines.md. Here the
+  // reasons every game shares (COMMON_REASONS, games/core/base.py); a game's own are its
+  // module's `reasons` hook.
   const cardParam = (p) => (p.card ? cardName(p.card) : "?");
   const REASON_TEXT = { // code -> (params, message) => text
     match_over: () => gettext("The match is over."),
@@ -815,30 +821,10 @@
     cards_not_a_list: () => gettext("That choice of cards could not be read."),
     same_card_twice: () => gettext("The same card was chosen twice."),
     wrong_card_count: (p) => fmt(ngettext("Choose exactly %(expected)s card.", "Choose exactly %(expected)s cards.", p.expected), { expected: p.expected }),
-    already_committed: () => gettext("You have already committed a card to this trick."),
-    must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: suitName(p.suit) }),
-    must_play_jack: () => gettext("A jack was led: you must play a jack."),
-    jack_cannot_go_to_skat: () => gettext("A jack may not be put into the skat."),
-    wrong_recipient: (p) => fmt(gettext("Give your cards to %(name)s now."), { name: who(p.to) }),
-    no_such_suit: () => gettext("Name one of the suits offered."),
-    bid_out_of_range: (p) => fmt(gettext("Bid from %(min)s to %(max)s tricks."), { min: p.min, max: p.max }),
-    bid_too_low: (p) => fmt(gettext("Bid higher than %(high)s."), { high: p.high }),
-    unknown_contract: () => gettext("That is not a contract of this game."),
-    chiamo_with_all_threes: () => gettext("You hold all four threes: at this table you may not bid Chiamo."),
-    called_card_held: (p) => fmt(gettext("You cannot call the %(card)s: you hold it."), { card: cardParam(p) }),
-    call_must_be_three: () => gettext("At this table the called card must be a three."),
-    signal_not_on_lead: () => gettext("A signal goes only with the card that leads a trick."),
-    unknown_signal: () => gettext("That is not a signal of this game."),
-    signals_off: () => gettext("Signals are off at this table."),
-    false_volo: (p) => fmt(gettext("No volo: you still hold another card of %(suit)s."), { suit: suitName(p.suit) }),
-    false_striscio: (p) => fmt(gettext("No striscio: you hold no card of %(suit)s ranked re or lower."), { suit: suitName(p.suit) }),
-    give_must_be_null: () => gettext("Nobody handed you a card (it lay in the monte): give none back."),
-    give_missing: (p) => fmt(gettext("Give one card back to %(name)s."), { name: who(p.to) }),
-    give_also_discarded: (p) => fmt(gettext("The %(card)s is discarded already: give back a different card."), { card: cardParam(p) }),
   };
   let reasonTapped = null; // {card, seq}: the blocked card whose reason shows under the hand
   function reasonText(why) {
-    const own = REASON_TEXT[why.code];
+    const own = (game.reasons || {})[why.code] || REASON_TEXT[why.code];
     return own ? own(why.params || {}, why.message) : why.message || why.code;
   }
   function showReason(state, whyNot) {
@@ -1209,6 +1195,8 @@
     suitName,
     // A module that draws beside the core (the deal summary): called after every render.
     onRender: (fn) => renderHooks.push(fn),
+    // The hooks of this table's game, for such a module (the summary's `summary` hook).
+    hooks: () => game,
     cfg,
     h,
     fill,
@@ -1218,6 +1206,7 @@
     rankOf,
     suitOf,
     cardName,
+    cardParam,
     cardText,
     cardFace,
     cardBack,

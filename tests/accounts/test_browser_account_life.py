@@ -26,12 +26,12 @@ events.publish_event(cup, by=olga)
 for name in ("ana", "rude-rudi", "cleo"):
     events.add_entry(cup, Player.objects.create(name=name), by=olga)
 # Round 1 played: olga may invite ana only once ana has a result (league.services.claims).
-from gameplay import api as gameplay
+from games import catalogue
 from league.services import results, rounds
 played = rounds.publish_round(rounds.generate_round(cup, by=olga), by=olga)
 for table in played.fixtures.all():
     names = [seat.player.name for seat in table.seats.all()]
-    record = gameplay.random_record(cup.game, players=names, n_deals=cup.deals_per_match, seed=1)
+    record = catalogue.random_record(cup.game, players=names, n_deals=cup.deals_per_match, seed=1)
     results.record_result(table, by=olga, record=record)
 print(cup.slug)
 """

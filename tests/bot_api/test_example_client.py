@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gameplay.engines import registry as engines
+from games import registry as engines
 from tests.procs import ROOT, free_port, manage, readme_uvicorn, running, service_env
 
 CLIENT = ROOT / "docs" / "examples" / "bot_client.py"

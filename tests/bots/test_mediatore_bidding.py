@@ -6,11 +6,10 @@ import random
 
 import pytest
 
-from gameplay import bots
-from gameplay.bots import mediatore as bot
-from gameplay.bots.evaluate import auctions, chooser, play_table
-from gameplay.engines import registry
-from gameplay.engines.mediatore import CONTRACTS
+from games import bots, registry
+from games.evaluate import auctions, chooser, play_table
+from games.mediatore import bots as bot
+from games.mediatore.engine import CONTRACTS
 
 STRONG = ["3d", "2d", "Ad", "Rd", "3c", "2c", "3s", "2s", "Ab"]  # three 3-2s and two aces
 MIDDLING = ["3d", "2d", "Rd", "7d", "5d", "Ac", "Fs", "6s", "4b"]  # 3-2 in a long suit, an ace

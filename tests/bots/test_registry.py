@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from gameplay import bots
-from gameplay.bots import registry
-from gameplay.engines import registry as engines
+from games import bots
+from games import registry as engines
+from games.core.bots import registry
 
 GAMES = engines.game_names()
 
@@ -32,7 +32,7 @@ def test_a_level_registered_for_every_game_serves_a_game_without_its_own():
 
 def test_registering_the_same_bot_twice_is_refused():
     with pytest.raises(ValueError, match="twice"):
-        registry.register("saichugen", "basic", rank=10)(lambda view, legal, rng: legal[0])
+        registry.register("saichugen", "basic")(lambda view, legal, rng: legal[0])
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -54,7 +54,7 @@ def test_each_level_plays_a_whole_match_with_legal_actions(game, level):
 
 def test_the_saichugen_bot_scores_futures_with_the_tables_payout_mode(monkeypatch):
     """The bot asks the engine for payouts in the table's own mode (no copy of the rules)."""
-    from gameplay.bots import saichugen as bot
+    from games.saichugen import bots as bot
 
     seen = []
     real = bot.game_payouts

@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay import bots
-from gameplay.bots import saichugen_strong
-from gameplay.bots.search import Budget
-from gameplay.engines.registry import start_match
+from games import bots
+from games.core.bots.search import Budget
+from games.registry import start_match
+from games.saichugen import strong as saichugen_strong
 from tests.bots.test_strong import Clock
 
 

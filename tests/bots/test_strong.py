@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay import bots
-from gameplay.bots import evaluate, search
-from gameplay.bots.search import Budget
-from gameplay.bots.strong import decide
-from gameplay.engines.errors import EngineError
-from gameplay.engines.registry import game_names, get_game, start_match
+from games import bots, evaluate
+from games.core.bots import search
+from games.core.bots.search import Budget
+from games.core.bots.strong import decide
+from games.core.errors import EngineError
+from games.registry import game_names, get_game, start_match
 from tests.engines.helpers import random_variant
 
 GAMES = game_names()

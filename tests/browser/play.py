@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gameplay.engines.records import score_record
+from games.core.records import score_record
 
 # True when the page can be acted on: the match is over, or it is this seat's turn and no click
 # is still on its way.

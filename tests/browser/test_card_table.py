@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.engines.records import score_record
+from games.core.records import score_record
 from tests.browser.conftest import PHONE
 from tests.browser.play import (
     click_and_wait,

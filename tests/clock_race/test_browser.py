@@ -100,7 +100,9 @@ def race(tabs: tuple[Tab, Tab], cards: tuple[str, str]) -> dict[str, Any]:
     before = tabs[0].state()
     seq, hand = before["seq"], list(before["view"]["hand"])
     sent_before = [len(t.sent) for t in tabs]
-    at = tabs[0].page.evaluate("() => Date.now()") + 300
+    # Far enough ahead that both pages have their click scheduled before either fires, on a
+    # loaded machine too (at 300 ms, a slow second `evaluate` came after the first page's move).
+    at = tabs[0].page.evaluate("() => Date.now()") + 1500
     for tab, card in zip(tabs, cards, strict=True):
         tab.page.evaluate(CLICK_AT, [card, at])
     for tab in tabs:

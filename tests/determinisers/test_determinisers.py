@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import game_names, get_game, start_match
-from gameplay.engines.determinisers.base import all_holdings, count_holdings, holding_key
+from games import game_names, get_game, start_match
+from games.core.determiniser import all_holdings, count_holdings, holding_key
 
 from ..engines.helpers import random_action, random_variant
 

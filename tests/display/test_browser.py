@@ -31,7 +31,7 @@ SETUP = (
     """
 import json
 from django.contrib.auth import get_user_model
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Player
 from league.services import events, rounds
 from league.services.permissions import organizer_role
@@ -54,7 +54,7 @@ def play(event):
     rounds.publish_round(round_, by=olga)
     for fixture in round_.fixtures.all():
         names = [s.player.name for s in fixture.seats.select_related("player")]
-        record = gameplay.random_record(event.game, players=names, variant=event.variant,
+        record = catalogue.random_record(event.game, players=names, variant=event.variant,
             n_deals=event.deals_per_match, seed=fixture.pk)
         record_result(fixture, by=olga, record=record)
 
@@ -64,7 +64,7 @@ league = make("saichugen", LONG_EVENT, names, rounds=3, deals_per_match=2, tiebr
 play(league)
 play(league)
 forms = {}
-for game in gameplay.games():
+for game in catalogue.games():
     players = [LONG_PLAYER] + [f"{game.display_name} player {i}" for i in range(1, game.seats)]
     event = make(game.name, f"{game.display_name} night", players, rounds=1, deals_per_match=3,
         play_online=False)

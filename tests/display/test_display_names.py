@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event
 from league.scheduling.formats import formats, get_format
 from tests.league.conftest import play_round
@@ -23,7 +23,7 @@ from .visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [g.name for g in gameplay.games()]
+GAMES = [g.name for g in catalogue.games()]
 FORMATS = [f.name for f in formats()]
 
 
@@ -47,8 +47,8 @@ def pages(event: Event, fixture_id: int) -> dict[str, str]:
 
 
 def test_the_lookups_give_the_registries_names():
-    assert gameplay.display_name("three_five_eight") == "3-5-8 (Sergeant Major)"
-    assert gameplay.display_name("a_game_since_removed") == "a_game_since_removed"
+    assert catalogue.display_name("three_five_eight") == "3-5-8 (Sergeant Major)"
+    assert catalogue.display_name("a_game_since_removed") == "a_game_since_removed"
     assert Event(game="three_five_eight", format="knockout").game_name == "3-5-8 (Sergeant Major)"
     assert Event(format="knockout").format_name == "Knockout"
     assert Event(format="swiss").format_name == get_format("swiss").title
@@ -58,7 +58,7 @@ def test_the_lookups_give_the_registries_names():
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("game", GAMES)
 def test_no_page_of_an_event_shows_a_game_or_format_id(client, alice, make_event, game, fmt):
-    seats = gameplay.game(game).seats
+    seats = catalogue.game(game).seats
     event = make_event(game, players=2 * seats, format=fmt, rounds=2, name="Display cup")
     round_ = play_round(event, alice)
     fixture = round_.fixtures.first()

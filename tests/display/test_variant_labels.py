@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from gameplay import api as gameplay
-from gameplay.engines import registry
 from gameplay.services import lobby
+from games import catalogue, registry
 from league.standings import get_tiebreak
 from tests.gameplay.conftest import make_users
 from tests.lobby_pages.forms import flipped_variant
@@ -29,7 +29,7 @@ from .visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [g.name for g in gameplay.games()]
+GAMES = [g.name for g in catalogue.games()]
 # What a raw variant looks like in text: `key=value`, or a key with an underscore in it.
 RAW = re.compile(r"\w+=\w+|(?<![\w-])[a-z0-9]+(?:_[a-z0-9]+)+(?![\w-])")
 
@@ -58,7 +58,7 @@ def test_every_flag_and_choice_has_a_label_a_person_reads(game):
         assert flag.label, f"{game}: flag {flag.name} has no label"
         for choice in flag.choices:  # a word needs a label; "8-5-3" or 10 reads as it is
             assert str(choice) in flag.labels or not re.search("[a-z]", str(choice)), choice
-    schema = gameplay.game(game).variant_schema
+    schema = catalogue.game(game).variant_schema
     for flag in schema:
         assert flag["label"] and not RAW.search(flag["label"]), flag["name"]
         if flag["type"] == "choice":
@@ -67,7 +67,7 @@ def test_every_flag_and_choice_has_a_label_a_person_reads(game):
             assert not any(RAW.search(label) for label in labels), (flag["name"], labels)
     for which, variant in variants(game).items():
         described = gameplay.describe_variant(game, variant)
-        full = gameplay.validate_variant(game, variant)
+        full = catalogue.validate_variant(game, variant)
         assert [label for label, _ in described] == [f["label"] for f in schema]
         assert [value for _, value in described] == [
             gameplay.value_label(f, full[f["name"]]) for f in schema
@@ -79,10 +79,10 @@ def test_every_flag_and_choice_has_a_label_a_person_reads(game):
 def test_changed_only_tells_what_differs_from_the_usual_game(game):
     assert gameplay.describe_variant(game, {}, changed_only=True) == []
     variant = flipped_variant(game)
-    changed = {k for k, v in variant.items() if v != gameplay.game(game).defaults[k]}
+    changed = {k for k, v in variant.items() if v != catalogue.game(game).defaults[k]}
     assert changed, "a game with flags can change one"
     described = gameplay.describe_variant(game, variant, changed_only=True)
-    by_name = {f["name"]: f for f in gameplay.game(game).variant_schema}
+    by_name = {f["name"]: f for f in catalogue.game(game).variant_schema}
     assert described == [
         (by_name[n]["label"], gameplay.value_label(by_name[n], variant[n]))
         for n in by_name
@@ -116,7 +116,7 @@ def test_the_labels_are_the_engines_and_a_stored_variant_never_breaks_a_page():
 @pytest.mark.parametrize("game", GAMES)
 def test_the_event_pages_show_the_variant_by_its_labels(client, make_event, game, which):
     variant = variants(game)[which]
-    seats = gameplay.game(game).seats
+    seats = catalogue.game(game).seats
     event = make_event(game, players=seats, variant=variant, name="Variant cup")
     described = gameplay.describe_variant(game, event.variant)
     page = seen(client.get(reverse("league:event", args=[event.slug])).content)
@@ -133,7 +133,7 @@ def test_the_event_pages_show_the_variant_by_its_labels(client, make_event, game
 def test_the_lobby_and_the_table_show_the_variant_by_its_labels(game, which):
     ana, ben = make_users("ana", "ben")
     variant = variants(game)[which]
-    seats = gameplay.game(game).seats
+    seats = catalogue.game(game).seats
     waiting = lobby.create_friendly(ana, game=game, variant=variant).table
     playing = lobby.create_friendly(ana, game=game, variant=variant, bots=seats - 1).table
     everything = gameplay.describe_variant(game, variant)
@@ -186,7 +186,7 @@ def test_the_variant_labels_are_translated(pseudo_translated):
         "⟪Chiamo calls a 3 only⟫",
         "⟪on⟫",
     )
-    field = gameplay.variant_field(gameplay.game("saichugen").variant_schema[0])
+    field = gameplay.variant_field(catalogue.game("saichugen").variant_schema[0])
     assert field.label == "⟪Payout⟫" and str(field.help_text).startswith("⟪fixed")
     assert ("raw", "⟪score differences⟫") in field.choices
 

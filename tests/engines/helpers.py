@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.engines import get_game
-from gameplay.engines.base import Match
+from games import get_game
+from games.core.base import Match
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:

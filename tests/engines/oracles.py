@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gameplay.engines import mediatore as med
-from gameplay.engines import schieberamsch as sr
-from gameplay.engines.base import Match
+from games.core.base import Match
+from games.mediatore import engine as med
+from games.schieberamsch import engine as sr
 
 
 def _dealt(m: Match, seat: int) -> set[str]:

@@ -1,7 +1,7 @@
 """The deal commitment (table-protocol.md "Additions"): the engine's half, without Django.
 
 Every check recomputes the hash with hashlib from the exported record, independently of
-``gameplay.engines.commitment``, so a helper that hashed the wrong bytes would be caught.
+``games.core.commitment``, so a helper that hashed the wrong bytes would be caught.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import game_names, load_match, start_match
-from gameplay.engines.records import replay_record, score_record
+from games import game_names, load_match, start_match
+from games.core.records import replay_record, score_record
 
 from .helpers import play_out, random_action
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import game_names, get_game, start_match
-from gameplay.engines.records import replay_record, score_record
+from games import game_names, get_game, start_match
+from games.core.records import replay_record, score_record
 
 from .helpers import concrete, random_variant
 from .test_mediatore import auction, play_seat0_first
@@ -65,11 +65,29 @@ def check_summary(m, k: int, scored: dict) -> dict:
                 assert p["code"] in type(m).SUMMARY_CODES, p
                 assert isinstance(p["text"], str) and p["text"], p
                 assert isinstance(p["value"], int) and not isinstance(p["value"], bool), p
+            check_ops(parts)
     for n in summary["notes"]:
         assert n["code"] in type(m).SUMMARY_CODES, n
         assert isinstance(n["text"], str) and n["text"], n
     assert summary["kind"]
     return summary
+
+
+def check_ops(parts: list[dict]) -> None:
+    """A part with an ``op`` adds exactly what its operation does to the running figure, so a
+    client can write the arithmetic from the ``op`` alone (docs/engines.md, "Deal summary")."""
+    running = 0
+    for p in parts:
+        op = p.get("op")
+        if op is not None:
+            ((kind, by),) = op.items()
+            assert kind in ("times", "divide") and isinstance(by, int) and by, p
+            if kind == "times":
+                after = running * by
+            else:
+                after = running // by if running >= 0 else -(-running // by)
+            assert p["value"] == after - running, p
+        running += p["value"]
 
 
 def test_every_game_declares_its_summary_codes():

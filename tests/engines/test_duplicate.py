@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameplay import api
-from gameplay.bots.common import expand_random
-from gameplay.engines import VariantError, registry
-from gameplay.engines.errors import RecordError
+from games import VariantError, catalogue, registry
+from games.core.bots.common import expand_random
+from games.core.errors import RecordError
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "saichugen": {},
@@ -76,15 +76,15 @@ def test_fixed_length_3_5_8_plays_every_hand_even_after_a_hand_of_16_tricks():
     assert result["winners"] == [s for s in range(3) if result["totals"]["payouts"][s] == best]
     # The record scores the same, and only under the flag: without it the match was over.
     record = fixed.export()
-    assert api.score_record(record) == result
+    assert catalogue.score_record(record) == result
     with pytest.raises(RecordError, match=r"deal 1, action 0 .*: the match is over"):
-        api.score_record({**record, "variant": {}})
+        catalogue.score_record({**record, "variant": {}})
     # A typed score sheet follows the same rule.
     sheet = {"deals": [{"scores": s} for s in ([16, 0, 0], [2, 9, 5], [5, 3, 8])]}
-    scored = api.score_sheet("three_five_eight", {"fixed_length": True}, sheet, n_seats=3)
+    scored = catalogue.score_sheet("three_five_eight", {"fixed_length": True}, sheet, n_seats=3)
     assert scored["complete"] and len(scored["deals"]) == 3
-    with pytest.raises(api.EngineError, match="already won"):
-        api.score_sheet("three_five_eight", {}, sheet, n_seats=3)
+    with pytest.raises(catalogue.EngineError, match="already won"):
+        catalogue.score_sheet("three_five_eight", {}, sheet, n_seats=3)
 
 
 @settings(max_examples=8, deadline=None)
@@ -98,10 +98,10 @@ def test_a_fixed_length_3_5_8_match_is_always_exactly_its_hands(seed, n_deals, s
     variant = {"fixed_length": True, "win_tricks": win_tricks}
     if six:
         variant["targets"] = "6-3-8"
-    record = api.random_record(
+    record = catalogue.random_record(
         "three_five_eight", players=["a", "b", "c"], variant=variant, n_deals=n_deals, seed=seed
     )
-    result = api.score_record(record)
+    result = catalogue.score_record(record)
     assert len(record["deals"]) == n_deals and result["complete"]
     totals = result["totals"]["payouts"]
     assert result["winners"] == [s for s in range(3) if totals[s] == max(totals)]
@@ -131,7 +131,7 @@ def test_duplicate_problem_names_the_variants_where_play_changes_the_length_or_t
 def test_deal_outcomes_word_every_deal_of_a_record_in_one_line(game):
     n = 3
     seats = registry.get_game(game).seats
-    record = api.random_record(
+    record = catalogue.random_record(
         game, players=[f"p{i}" for i in range(seats)], variant=VARIANTS[game], n_deals=n
     )
     lines = api.deal_outcomes(record)

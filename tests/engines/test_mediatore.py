@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from gameplay.engines import IllegalAction, RecordError, start_match, visible
-from gameplay.engines.mediatore import (
+from games import IllegalAction, RecordError, start_match, visible
+from games.core.records import replay_record, score_record
+from games.mediatore.engine import (
     CHIAMO,
     DECK,
     MEDIATORE,
@@ -18,7 +19,6 @@ from gameplay.engines.mediatore import (
     payments,
     signal_true,
 )
-from gameplay.engines.records import replay_record, score_record
 
 C = DECK.parse
 # Seat 0 is the eldest (dealer 3) and holds the 3, 2 and A of three suits: as leader he takes

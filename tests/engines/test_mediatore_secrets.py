@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from gameplay.engines import start_match, visible
+from games import start_match, visible
 
 from .test_mediatore import DEAL, H0, MONTE
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import game_names, get_game, load_match, start_match, visible
-from gameplay.engines.records import replay_record, score_record
+from games import game_names, get_game, load_match, start_match, visible
+from games.core.records import replay_record, score_record
 
 from .helpers import card_codes, play_out, random_action, random_variant
 from .oracles import KNOWABLE, LOCATIONS
@@ -179,7 +179,7 @@ def test_rejected_actions_change_nothing(game, seed):
     if outside:
         seat = outside[0]
         bad.append((seat, {"act": "pass"}))
-    from gameplay.engines import IllegalAction
+    from games import IllegalAction
 
     for seat, action in bad:
         legal_now = {json.dumps(a, sort_keys=True) for a in m.legal(seat)} if seat < 3 else set()

@@ -13,9 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import mediatore, saichugen, schieberamsch, start_match
-from gameplay.engines import three_five_eight as t358
-from gameplay.engines.cards import FRENCH32, FRENCH52, ITALIAN40
+from games import start_match
+from games.core.cards import FRENCH32, FRENCH52, ITALIAN40
+from games.mediatore import engine as mediatore
+from games.saichugen import engine as saichugen
+from games.schieberamsch import engine as schieberamsch
+from games.three_five_eight import engine as t358
 
 from .helpers import concrete, random_variant
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from gameplay.bots.common import expand_random
-from gameplay.engines import IllegalAction, RecordError, start_match
-from gameplay.engines.records import replay_record, score_record, score_record_text
+from games import IllegalAction, RecordError, start_match
+from games.core.bots.common import expand_random
+from games.core.records import replay_record, score_record, score_record_text
 
 from .helpers import play_out
 

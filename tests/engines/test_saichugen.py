@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gameplay.engines import IllegalAction, start_match, visible
-from gameplay.engines.cards import FRENCH52
-from gameplay.engines.saichugen import (
+from games import IllegalAction, start_match, visible
+from games.core.cards import FRENCH52
+from games.saichugen.engine import (
     STRENGTH,
     VALUE,
     game_payouts,

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from gameplay.engines import IllegalAction, RecordError, start_match, visible
-from gameplay.engines.records import replay_record, score_record, score_record_text
-from gameplay.engines.schieberamsch import (
+from games import IllegalAction, RecordError, start_match, visible
+from games.core.records import replay_record, score_record, score_record_text
+from games.schieberamsch.engine import (
     DECK,
     grand_scores,
     grand_value,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.engines.sheets import SheetError, score_sheet
+from games.core.sheets import SheetError, score_sheet
 
 
 def one(game, deal, variant=None, n_seats=None):

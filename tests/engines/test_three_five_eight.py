@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from gameplay.engines import IllegalAction, VariantError, start_match, visible
-from gameplay.engines.cards import FRENCH51, FRENCH52
-from gameplay.engines.three_five_eight import (
+from games import IllegalAction, VariantError, start_match, visible
+from games.core.cards import FRENCH51, FRENCH52
+from games.three_five_eight.engine import (
     TARGETS,
     exchange_plan,
     returns_for,

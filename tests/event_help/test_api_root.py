@@ -9,7 +9,7 @@ import pytest
 from django.urls import resolve
 from rest_framework.test import APIClient
 
-from gameplay import api as gameplay
+from games import catalogue
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_the_root_lists_every_part_of_the_api_with_absolute_links(index):
     assert {"schema", "docs", "token", "lobby.tables", "league.events", "league.players"} <= set(
         links
     )
-    assert set(index["league"]["ratings"]) == {g.name for g in gameplay.games()}
+    assert set(index["league"]["ratings"]) == {g.name for g in catalogue.games()}
     assert set(index["templates"]) == {"event", "entries", "rounds", "fixtures", "standings"}
     for key, link in links.items():
         parts = urlsplit(link)

@@ -12,16 +12,17 @@ from django.utils.html import escape
 from django.utils.translation import gettext
 
 from gameplay import api as gameplay
+from games import catalogue
 from league import scheduling
 from league.models import Event
+from league.pages.event_help import scored_example
 from league.scheduling.formats import formats as registered_formats
 from league.standings import TIEBREAKS, MatchRecord, Tiebreak, pairwise_points, register
-from league.views_help import scored_example
 from tests.event_help.conftest import ALL_TIEBREAKS_SHUFFLED
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [g.name for g in gameplay.games()]
+GAMES = [g.name for g in catalogue.games()]
 FORMATS = [f.name for f in registered_formats()]
 
 
@@ -51,7 +52,7 @@ def example_match_points(page: str) -> list[int]:
 def test_the_help_page_of_every_game_and_format_explains_its_standings(
     client, make_event, game, fmt
 ):
-    seats = gameplay.game(game).seats
+    seats = catalogue.game(game).seats
     event = make_event(game, players=2 * seats, format=fmt, tiebreaks=["total_payouts", "lot"])
     response = client.get(help_url(event))
     assert response.status_code == 200
@@ -70,7 +71,7 @@ def test_the_help_page_of_every_game_and_format_explains_its_standings(
     # Payouts are the engine's: its legend, and its example scored under the event's variant.
     legend = gameplay.legend(game)
     assert escape(legend["payout"]) in page
-    variant = gameplay.validate_variant(game, event.variant)
+    variant = catalogue.validate_variant(game, event.variant)
     scored = scored_example(game, variant, seats, event.deals_per_match)
     totals = example_totals(page)
     assert totals == scored["totals"]["payouts"] and sum(totals) == 0

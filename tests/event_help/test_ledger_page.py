@@ -11,8 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import views_ledger
 from league.models import Event, LedgerEntry, Player
+from league.pages import event_ledger
 from tests.league.conftest import play_round
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_the_page_shows_every_row_of_ledger_csv_with_deals_from_one(client, play
 
 
 def test_the_pages_together_are_the_csv(client, played, monkeypatch):
-    monkeypatch.setattr(views_ledger, "LEDGER_PAGE_DEALS", 3)  # 8 deals: pages of 3, 3, 2
+    monkeypatch.setattr(event_ledger, "LEDGER_PAGE_DEALS", 3)  # 8 deals: pages of 3, 3, 2
     pages = [client.get(ledger_url(played, n)).content.decode() for n in (1, 2, 3)]
     assert "page 1 of 3" in pages[0] and "deals 1\u20133 of 8" in pages[0]  # an en dash
     assert "deals 7\u20138 of 8" in pages[2]
@@ -90,11 +90,11 @@ def test_an_event_without_results_says_so(client, make_event):
 QUERIES = 6
 
 
-@pytest.mark.parametrize("page_deals", [3, views_ledger.LEDGER_PAGE_DEALS])
+@pytest.mark.parametrize("page_deals", [3, event_ledger.LEDGER_PAGE_DEALS])
 def test_the_page_uses_a_fixed_number_of_queries(
     client, make_event, alice, played, monkeypatch, page_deals, django_assert_max_num_queries
 ):
-    monkeypatch.setattr(views_ledger, "LEDGER_PAGE_DEALS", page_deals)
+    monkeypatch.setattr(event_ledger, "LEDGER_PAGE_DEALS", page_deals)
     big = make_event("three_five_eight", players=36, deals_per_match=3)
     for seed in (1, 2, 3):
         play_round(big, alice, seed=seed)

@@ -26,7 +26,7 @@ from importlinter.contracts.protected import ProtectedContract
 from importlinter.domain.contract import Contract, ContractCheck
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("gameplay", "league", "accounts", "config")
+PACKAGES = ("games", "gameplay", "league", "accounts", "config")
 
 
 def _shielded(cls: type[Contract]) -> type[Contract]:
@@ -190,11 +190,15 @@ def check(contract_id: str, graph: grimp.ImportGraph) -> ContractCheck:
 
 def test_the_contracts_cover_what_the_developers_guide_promises():
     assert set(contract_options()) == {
-        "pure-engines",
+        "pure-games",
+        "games-layers",
         "gameplay-not-league",
+        "gameplay-runtime",
+        "runtime-boundary",
         "league-through-api",
         "pure-league-algorithms",
         "league-layers",
+        "league-pages-layers",
         "no-cycles",
     }
 
@@ -207,20 +211,30 @@ def test_the_contract_is_kept(contract_id):
 
 # (contract, importer, imported): one import that must break the contract.
 BREACHES = [
-    ("pure-engines", "gameplay.engines", "django"),
-    ("pure-engines", "gameplay.engines", "gameplay.models"),
-    ("pure-engines", "gameplay.engines", "league"),
-    ("pure-engines", "gameplay.engines", "config"),
+    ("pure-games", "games", "django"),
+    ("pure-games", "games.core.base", "gameplay.models"),
+    ("pure-games", "games", "league"),
+    ("pure-games", "games", "config"),
+    ("games-layers", "games.core.base", "games.saichugen.engine"),
+    ("games-layers", "games.saichugen.engine", "games.mediatore.engine"),
+    ("games-layers", "games.mediatore.bots", "games.bots"),
     ("gameplay-not-league", "gameplay.models", "league.models"),
+    ("gameplay-runtime", "gameplay.runtime.cache", "gameplay.services.play"),
+    ("gameplay-runtime", "gameplay.runtime.dispatch", "gameplay.consumers.table"),
+    ("runtime-boundary", "gameplay.views", "gameplay.runtime.cache"),
+    ("runtime-boundary", "league.services", "gameplay.runtime.notify"),
     ("league-through-api", "league.services", "gameplay.models"),
-    ("league-through-api", "league.views", "gameplay.engines"),
+    ("league-through-api", "league.pages.events", "gameplay.services.play"),
     ("pure-league-algorithms", "league.scheduling", "django"),
     ("pure-league-algorithms", "league.standings", "league.models"),
     ("league-layers", "league.models", "league.services"),
     ("league-layers", "league.services", "league.ratings"),
     ("league-layers", "league.services", "league.tasks"),
     ("league-layers", "league.standings", "league.queue"),
-    ("league-layers", "league.views", "league.views_organizer"),
+    ("league-layers", "league.forms.events", "league.pages.organizer"),
+    ("league-layers", "league.pages.events", "league.api.views"),
+    ("league-pages-layers", "league.pages.events", "league.pages.organizer"),
+    ("league-pages-layers", "league.pages.organizer", "league.pages.people"),
 ]
 
 
@@ -237,11 +251,18 @@ def test_the_layers_contract_fails_on_a_league_module_it_does_not_place():
     assert not check("league-layers", graph).kept
 
 
+def test_the_pages_contract_fails_on_a_page_module_it_does_not_place():
+    graph = fresh_graph()
+    graph.add_module("league.pages.unplaced")
+    assert not check("league-pages-layers", graph).kept
+
+
 @pytest.mark.parametrize(
     ("importer", "imported", "package"),
     [
         ("league.standings.records", "league.standings.tiebreaks", "league.standings"),
         ("league.models", "league.services.events", "league"),  # packages, not just modules
+        ("games.core.records", "games.saichugen.engine", "games"),  # core never names a game
     ],
 )
 def test_the_cycle_contract_fails_on_a_cycle(importer, imported, package):

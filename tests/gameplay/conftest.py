@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay.bots.common import expand_random
 from gameplay.models import Seat, Table
-from gameplay.services import cache, create, matches
+from gameplay.runtime import cache
+from gameplay.services import create, matches
 from gameplay.services.create import SeatSpec
+from games.core.bots.common import expand_random
 
 
 @pytest.fixture(autouse=True)

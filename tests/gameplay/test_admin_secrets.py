@@ -9,9 +9,9 @@ import random
 import pytest
 from django.urls import reverse
 
-from gameplay.bots.common import expand_random
 from gameplay.models import Action, Table
 from gameplay.services import matches, play
+from games.core.bots.common import expand_random
 
 from .conftest import make_table, make_users
 

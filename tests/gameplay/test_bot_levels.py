@@ -11,10 +11,12 @@ import pytest
 import time_machine
 from django.core.management import CommandError, call_command
 
-from gameplay import api, bots
+from gameplay import api
 from gameplay.models import Action, Seat, Table
-from gameplay.services import clocks, matches, runner
+from gameplay.runtime import runner
+from gameplay.services import clocks, matches
 from gameplay.services.create import SeatSpec, create_table
+from games import bots, catalogue
 
 from .conftest import make_users
 
@@ -105,7 +107,7 @@ def test_start_table_seats_its_bots_at_the_level_asked_for():
     default = api.start_table(GAME, seats=[ana.pk, "Bot A", "Bot B"], seed=1)
     levels = Seat.objects.filter(table_id=default).order_by("number")
     assert list(levels.values_list("bot_level", flat=True)) == ["", "basic", "basic"]
-    with pytest.raises(api.VariantError, match="grandmaster"):
+    with pytest.raises(catalogue.VariantError, match="grandmaster"):
         api.start_table(GAME, seats=[ana.pk, "Bot A", "Bot B"], bot_level="grandmaster")
 
 

@@ -23,13 +23,15 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from gameplay import bots, queue
-from gameplay.bots import jobs
-from gameplay.bots.search import Budget
-from gameplay.engines.registry import start_match
+from gameplay import queue
 from gameplay.models import Action
-from gameplay.services import bot_moves, clocks, matches, runner, thinkers
+from gameplay.runtime import bot_jobs as jobs
+from gameplay.runtime import runner, thinkers
+from gameplay.services import bot_moves, clocks, matches
 from gameplay.services.create import SeatSpec, create_table
+from games import bots
+from games.core.bots.search import Budget
+from games.registry import start_match
 from tests.procs import ROOT
 
 from .conftest import make_users, token
@@ -107,13 +109,13 @@ def test_a_job_carries_the_finished_deals_to_a_searching_level_only(settings):
 
 
 def test_the_clock_answers_for_a_strong_seat_with_the_basic_bots_choice(monkeypatch):
-    from gameplay.bots import strong
+    from games.core.bots import strong
 
     monkeypatch.setattr(strong, "search", lambda *a, **k: pytest.fail("searched on the clock"))
     ana = make_users("ana")[0]
     seats = [SeatSpec("ana", user_id=ana.pk), SeatSpec("B", bot="B", bot_level="strong")]
     seats.append(SeatSpec("C", bot="C", bot_level="strong"))
-    monkeypatch.setattr("gameplay.services.runner.schedule_bot", lambda *a: None)
+    monkeypatch.setattr("gameplay.runtime.runner.schedule_bot", lambda *a: None)
     table = create_table(GAME, seats, seed=3, dealer=0)
     table.refresh_from_db()
     match = matches.load_match(table)
@@ -153,7 +155,7 @@ def test_a_pool_process_leaves_when_its_server_is_killed():
     script = (
         "import multiprocessing, os\n"
         "from concurrent.futures import ProcessPoolExecutor\n"
-        "from gameplay.bots.jobs import warm\n"
+        "from gameplay.runtime.bot_jobs import warm\n"
         "pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('spawn'),"
         " initializer=warm)\n"
         "print(pool.submit(os.getpid).result(), flush=True)\n"

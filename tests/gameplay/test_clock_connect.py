@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from gameplay import clock
 from gameplay.models import Action, Seat, Table
-from gameplay.services import clocks, payloads, presence, runner
+from gameplay.runtime import runner
+from gameplay.services import clocks, payloads, presence
 from gameplay.services.create import SeatSpec, create_table
 from gameplay.services.play import play_action
 

@@ -25,9 +25,9 @@ from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 
 from config.websocket_session import WebSocketAuthMiddlewareStack
-from gameplay.consumers.dispatch import InTurnDispatchMixin, dispatch_in_turn
 from gameplay.consumers.table import in_pool
-from gameplay.services import notify, pool
+from gameplay.runtime import notify, pool
+from gameplay.runtime.dispatch import InTurnDispatchMixin, dispatch_in_turn
 
 TIMEOUT = 5
 
@@ -394,7 +394,7 @@ def test_at_exit_a_call_in_progress_is_finished(tmp_path):
     proof = tmp_path / "proof"
     done = run_python(f"""
         import asyncio, time
-        from gameplay.services import pool
+        from gameplay.runtime import pool
 
         def slow():
             time.sleep(0.5)
@@ -413,7 +413,7 @@ def test_at_exit_a_call_in_progress_is_finished(tmp_path):
 def test_a_forked_child_starts_threads_of_its_own():
     done = run_python("""
         import asyncio, os, sys
-        from gameplay.services import pool
+        from gameplay.runtime import pool
 
         assert asyncio.run(pool.run(lambda: 1)) == 1  # the parent's threads are running
         child = os.fork()

@@ -16,11 +16,12 @@ from django.test import Client
 
 from config.asgi import application
 from gameplay import api
-from gameplay.bots.common import expand_random
-from gameplay.engines import VariantError, commitment, registry
 from gameplay.models import Table
+from gameplay.runtime.cache import Snapshot
 from gameplay.services import identity, matches, payloads, play
-from gameplay.services.cache import Snapshot
+from games import VariantError, catalogue, registry
+from games.core import commitment
+from games.core.bots.common import expand_random
 
 from .conftest import make_users
 
@@ -97,7 +98,7 @@ def test_tables_of_one_secret_seed_play_the_same_deals_with_the_same_commitments
             assert salted == deal["commitment"]
     # The cards are the same at every table; the play is each table's own.
     assert records[0]["deals"][0]["hands"] != expected[1]["hands"]
-    dealers = [[d["dealer"] for d in api.score_record(r)["deals"]] for r in records]
+    dealers = [[d["dealer"] for d in catalogue.score_record(r)["deals"]] for r in records]
     assert dealers == [[k % seats_of(game) for k in range(N_DEALS[game])]] * 3
     # An embargoed table still announces its end (the league counts its result).
     assert set(announced) == set(refs)

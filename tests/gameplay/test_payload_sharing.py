@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engines import game_names, get_game, load_match, start_match
 from gameplay.models import Action, Table
-from gameplay.services import cache, notify, payloads
-from gameplay.services.cache import SeatInfo, Snapshot
+from gameplay.runtime import cache, notify
+from gameplay.runtime.cache import SeatInfo, Snapshot
+from gameplay.services import payloads
 from gameplay.services.payloads import state_messages, state_payload, state_payloads
+from games import game_names, get_game, load_match, start_match
 from tests.engines.helpers import random_action, random_variant
 from tests.gameplay.conftest import make_table
 

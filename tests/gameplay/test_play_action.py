@@ -14,11 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.models import Action, Table
-from gameplay.services import cache, clocks, matches, payloads, runner
+from gameplay.runtime import cache, runner
+from gameplay.services import clocks, matches, payloads
 from gameplay.services.errors import TableError
 from gameplay.services.play import play_action
+from games import catalogue, registry
 
 from .conftest import current, make_table, make_users, some_legal
 
@@ -197,14 +198,14 @@ def test_start_table_seats_people_and_bots_and_reports_the_result(people):
         api.match_finished.disconnect(listener)
     outcome = api.table_result(ref)
     assert outcome is not None
-    assert outcome["result"] == api.score_record(outcome["record"])
+    assert outcome["result"] == catalogue.score_record(outcome["record"])
     assert heard and heard[0]["seats"][0] == {
         "seat": 0,
         "user_id": None,
         "bot": "Bot A",
         "bot_level": "basic",
     }
-    with pytest.raises(api.VariantError):
+    with pytest.raises(catalogue.VariantError):
         api.start_table("saichugen", seats=[people[0].pk, "Bot"])
     ref = api.start_table("saichugen", seats=[p.pk for p in people], seconds_per_move=30)
     assert api.table_result(ref) is None

@@ -17,9 +17,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from gameplay.bots.common import expand_random
 from gameplay.models import Table
-from gameplay.services import cache, matches, payloads, play
+from gameplay.runtime import cache
+from gameplay.services import matches, payloads, play
+from games.core.bots.common import expand_random
 
 from .conftest import make_table, make_users, token
 

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from gameplay.consumers import limits
+from gameplay.runtime import limits
 
 from .conftest import make_table, make_users, token
 from .test_table_socket import session_cookie

@@ -12,7 +12,8 @@ from django.test import Client
 
 from config.asgi import application
 from gameplay.models import Action
-from gameplay.services import cache, notify, payloads, play
+from gameplay.runtime import cache, notify
+from gameplay.services import payloads, play
 
 from .conftest import current, make_table, make_users, some_legal, token
 

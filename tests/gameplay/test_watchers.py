@@ -26,7 +26,8 @@ from django.db import connection, connections, transaction
 from config.asgi import application
 from gameplay.consumers.table import TableConsumer
 from gameplay.models import Table
-from gameplay.services import lobby, notify, watchers
+from gameplay.runtime import notify
+from gameplay.services import lobby, watchers
 from gameplay.services.matches import load_match
 from gameplay.services.play import Played, play_action
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from gameplay import api
-from gameplay.engines import registry
 from gameplay.models import Action, Table
-from gameplay.services import matches, notify
+from gameplay.runtime import notify
+from gameplay.services import matches
+from games import catalogue, registry
 from tests.engines.oracles import KNOWABLE
 
 from .conftest import make_table
@@ -78,7 +78,7 @@ def test_a_bots_only_match_ends_with_the_score_of_its_record(game, sent):
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     record = matches.table_record(table.id)
-    assert table.result == api.score_record(record)
+    assert table.result == catalogue.score_record(record)
     assert table.result["complete"] is True
     assert Action.objects.filter(table=table, kind=Action.Kind.BOT).count() == table.seq
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from gameplay import api as gameplay
 from gameplay.models import Table
 from gameplay.services import lobby
+from games import catalogue
 
 
 def friendly(user, game: str = "saichugen", *, open_seats: int = 0, **options) -> Table:
     """A lobby table by `user`: bots in every seat but theirs and `open_seats` (playing at once
     when none is open, else waiting)."""
-    seats = gameplay.game(game).seats
+    seats = catalogue.game(game).seats
     return lobby.create_friendly(user, game=game, bots=seats - 1 - open_seats, **options).table
 
 

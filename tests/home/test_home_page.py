@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from gameplay import api as gameplay
 from gameplay.models import Table
+from games import catalogue
 from league.models import Event, Fixture
 from league.ratings.services import provisional_games
 from league.services.events import close_event
@@ -31,7 +31,7 @@ def test_an_anonymous_visitor_is_offered_sign_up_for_every_game(client):
     page = home(client)
     play_now = page.find(id="play-now")
     signup = f"{reverse('account_signup')}?next=%2F"
-    for game in gameplay.games():
+    for game in catalogue.games():
         card = play_now.find(**{"data-game": game.name})
         assert card is not None, game.name
         assert game.display_name in card.text
@@ -48,7 +48,7 @@ def test_a_player_gets_a_play_now_button_for_every_game_that_starts_a_table(clie
     page = home(client)
     forms = page.find(id="play-now").forms()
     action = reverse("gameplay:play-now")
-    assert forms == [{"action": action, "game": g.name} for g in gameplay.games()]
+    assert forms == [{"action": action, "game": g.name} for g in catalogue.games()]
 
     response = client.post(action, {"game": "mediatore"})  # what one click sends
     table = Table.objects.get(seats__user=bob)
@@ -215,7 +215,7 @@ def online_event_table(organizer, users) -> Table:
     accounts join `users` to fill the one table)."""
     from django.contrib.auth import get_user_model
 
-    seats = gameplay.game("saichugen").seats
+    seats = catalogue.game("saichugen").seats
     users = list(users) + [
         get_user_model().objects.create_user(f"filler{n}") for n in range(seats - len(users))
     ]

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.ratings.services import provisional_games
 from tests.home.builders import finish, friendly
 from tests.home.conftest import enter_accounts, publish_next_round
@@ -32,7 +32,7 @@ def populate(alice, make_event, rate, bob, *, size: int) -> None:
     provisional), events under way and coming up, tables in play and open, bob's fixture and
     finished games."""
     people = [get_user_model().objects.create_user(f"person{next(_names)}") for _ in range(size)]
-    for game in gameplay.games():
+    for game in catalogue.games():
         for n in range(size):
             rate(f"{game.name} star {next(_names)}", game.name, 20.0 - n)
             rate(f"{game.name} new {next(_names)}", game.name, 5.0 - n, games=1)
@@ -40,7 +40,7 @@ def populate(alice, make_event, rate, bob, *, size: int) -> None:
         running = make_event(f"Running {next(_names)}")
         play_round(running, alice)
         make_event(f"Upcoming {next(_names)}")
-    for person, game in zip(people, itertools.cycle(gameplay.games())):
+    for person, game in zip(people, itertools.cycle(catalogue.games())):
         friendly(person, game.name)
         friendly(person, game.name, open_seats=1)
         finish(friendly(bob, game.name), [1] + [0] * (game.seats - 1))
@@ -76,8 +76,8 @@ def test_the_home_page_query_counts_are_pinned(
     populate(alice, make_event, rate, bob, size=6)
     with django_assert_max_num_queries(ANONYMOUS_QUERIES):
         page = client.get("/")
-    assert page.content.count(b'class="card game-card"') == len(gameplay.games())
-    assert page.content.count(b"star") >= 5 * len(gameplay.games())  # the leaders are there
+    assert page.content.count(b'class="card game-card"') == len(catalogue.games())
+    assert page.content.count(b"star") >= 5 * len(catalogue.games())  # the leaders are there
     client.force_login(bob)
     with django_assert_max_num_queries(PLAYER_QUERIES):
         page = client.get("/")

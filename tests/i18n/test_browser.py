@@ -41,7 +41,7 @@ DEALS = ["de", "ja"]
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Player
 from league.services import events, rounds
 from league.services.permissions import organizer_role
@@ -59,7 +59,7 @@ for _ in range(2):
     rounds.publish_round(round_, by=olga)
     for fixture in round_.fixtures.all():
         names = [s.player.name for s in fixture.seats.select_related("player")]
-        record = gameplay.random_record(event.game, players=names, variant=event.variant,
+        record = catalogue.random_record(event.game, players=names, variant=event.variant,
             n_deals=event.deals_per_match, seed=fixture.pk)
         record_result(fixture, by=olga, record=record)
 print(json.dumps({"standings": f"/events/{event.slug}/standings/"}))

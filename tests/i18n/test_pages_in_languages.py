@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from gameplay.engines import registry
+from games import registry
 from league.models import Player
 from league.services import events as event_services
 from league.services import rounds as round_services

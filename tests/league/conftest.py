@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Fixture, Player
 from league.services import events as event_services
 from league.services import rounds as round_services
@@ -67,7 +67,7 @@ def record_for(fixture: Fixture, seed: int = 0) -> dict:
     """A legal, complete record of this fixture's match (random legal play)."""
     event = fixture.round.event
     names = [seat.player.name for seat in fixture.seats.select_related("player")]
-    return gameplay.random_record(
+    return catalogue.random_record(
         event.game,
         players=names,
         variant=event.variant,

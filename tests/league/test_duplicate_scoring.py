@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from league.errors import LeagueError
 from league.models import Event, Fixture, Notice, RatedMatch, Result, Section
 from league.ratings.services import rated_fixtures
-from league.services import duplicate
+from league.services import duplicate_scoring
 from league.services import rounds as round_services
 from league.services.results import record_forfeit, record_result
 from league.services.standings import compute_rows, refresh_standings
@@ -79,10 +79,10 @@ def test_one_section_holds_every_table_and_completes_with_the_last_result(dup, a
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
     enter(alice, fixtures[1], LOW_TIE, FLAT)
     assert section_of(fixtures).completed_at is None
-    assert duplicate.pending_fixtures(event) == {f.pk for f in fixtures}
+    assert duplicate_scoring.pending_fixtures(event) == {f.pk for f in fixtures}
     enter(alice, fixtures[2], FLAT, FLAT)
     assert section_of(fixtures).completed_at is not None
-    assert duplicate.pending_fixtures(event) == frozenset()
+    assert duplicate_scoring.pending_fixtures(event) == frozenset()
     # a correction once complete is published as in any event
     enter_correction = record_result(
         Fixture.objects.get(pk=fixtures[2].pk),
@@ -99,7 +99,7 @@ def test_the_loaded_section_is_scored_as_the_spec_says(dup, alice):
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
     enter(alice, fixtures[1], LOW_TIE, FLAT)
     enter(alice, fixtures[2], FLAT, FLAT)
-    [loaded] = duplicate.load_sections(event, round_=round_)
+    [loaded] = duplicate_scoring.load_sections(event, round_=round_)
     assert loaded.fixture_ids == [f.pk for f in fixtures]
     first, second = loaded.scores.travellers
     # deal 0, seat 0: -1, 1, 0 → datum 0; seat 1: 2, 1, 0 → datum 1; seat 2: -1, -2, 0 → -1
@@ -117,7 +117,7 @@ def test_a_forfeit_stops_the_table_and_the_forfeiter_gets_the_lowest_difference(
     enter(alice, fixtures[0], FLAT, MIDDLE_1)
     enter(alice, fixtures[1], FLAT, FLAT)
     enter(alice, fixtures[2], FLAT, forfeited=[2])  # seat 2 walked out after deal 1
-    [loaded] = duplicate.load_sections(event, round_=round_)
+    [loaded] = duplicate_scoring.load_sections(event, round_=round_)
     table = loaded.scores.section.tables[2]
     assert table.deals == ((0, 0, 0), None) and table.stopped_by == {2}
     second = loaded.scores.travellers[1]
@@ -135,7 +135,7 @@ def test_a_deal_completed_at_one_table_only_has_no_datum(dup, alice):
     enter(alice, fixtures[0], MIDDLE_1, LOW_TIE)
     record_forfeit(fixtures[1], [0], reason="absent")  # no deal at all (a deadline's forfeit)
     enter(alice, fixtures[2], MIDDLE_1, forfeited=[1])  # deal 0 only
-    [loaded] = duplicate.load_sections(event, round_=round_)
+    [loaded] = duplicate_scoring.load_sections(event, round_=round_)
     first, second = loaded.scores.travellers
     assert first.datum == (-1, 2, -1)  # tables 1 and 3, the same payouts
     assert second.datum == (None, None, None)  # only table 1 completed deal 1
@@ -304,7 +304,7 @@ def test_an_organizer_who_plays_is_a_player_here(client, dup, alice):
     seat.player.user = alice
     seat.player.save()
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
-    assert not duplicate.sees_everything(alice, event)
+    assert not duplicate_scoring.sees_everything(alice, event)
     client.force_login(alice)
     assert "Result v1" not in round_page(client, event, round_)
 
@@ -331,7 +331,7 @@ def test_completion_releases_the_online_tables(dup, alice, monkeypatch):
     Fixture.objects.filter(pk=fixtures[2].pk).update(table_ref="t-three")
     released = []
     monkeypatch.setattr(
-        duplicate.gameplay, "release_tables", lambda refs: released.append(sorted(refs))
+        duplicate_scoring.gameplay, "release_tables", lambda refs: released.append(sorted(refs))
     )
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
     enter(alice, fixtures[1], LOW_TIE, FLAT)

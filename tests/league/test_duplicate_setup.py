@@ -18,8 +18,9 @@ from rest_framework.test import APIClient
 
 from gameplay import api as gameplay
 from gameplay.models import Table
+from games import catalogue
 from league.errors import LeagueError
-from league.forms import EventForm
+from league.forms.events import EventForm
 from league.models import Event, Fixture, Round, Section
 from league.services import events as event_services
 from league.services import rounds as round_services
@@ -118,7 +119,7 @@ def form_post(game: str, **fields) -> dict:
     """The event form as a browser posts it: the game's default variant, checkboxes ticked."""
     variant = {
         f"variant__{name}": ("on" if value is True else value)
-        for name, value in gameplay.game(game).defaults.items()
+        for name, value in catalogue.game(game).defaults.items()
         if value is not False
     }
     return {"name": "Form", "kind": "tournament", "format": "swiss", "rounds": 3,

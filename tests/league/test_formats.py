@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.errors import LeagueError
-from league.forms import EventForm
+from league.forms.events import EventForm
 from league.models import Bye, Event, Player, Round
 from league.scheduling import RoundPlan, register, unregister
 from league.scheduling.formats import Format
@@ -145,7 +145,7 @@ def test_a_correction_that_changes_who_advances_waits_for_no_next_round(make_eve
     records = {}
     for seed in range(1, 200):
         record = record_for(fixture, seed=seed)
-        scored = gameplay.score_record(record, n_deals=event.deals_per_match)
+        scored = catalogue.score_record(record, n_deals=event.deals_per_match)
         if scored == fixture.results.get(current=True).scored:
             continue  # an identical correction is refused for that reason
         records.setdefault(advancing.correction_keeps_who_went_on(fixture, scored, []), record)
@@ -173,7 +173,7 @@ def test_a_swiss_correction_may_change_the_winner_after_the_next_round(make_even
     went_on = goes_on(fixture.results.get(current=True).scored, seats)
     for seed in range(1, 100):
         record = record_for(fixture, seed=seed)
-        if goes_on(gameplay.score_record(record, n_deals=1), seats) != went_on:
+        if goes_on(catalogue.score_record(record, n_deals=1), seats) != went_on:
             break
     else:
         pytest.fail("no record with another winner in 99 seeds")

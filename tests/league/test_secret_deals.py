@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from gameplay.engines import start_match
 from gameplay.models import Table
 from gameplay.services import matches
+from games import start_match
 from league.models import Event
 from league.services import events as event_services
 from league.services import rounds as round_services

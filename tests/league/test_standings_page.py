@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from league.models import Entry, Event, Fixture, Player, Result, Round, Seat, StandingsSnapshot
+from league.pages.events import STANDINGS_PAGE_SIZE
 from league.services.standings import standings_rows, touch_standings
-from league.views import STANDINGS_PAGE_SIZE
 from tests.language import text
 
 pytestmark = pytest.mark.django_db

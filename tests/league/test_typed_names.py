@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from accounts.skeleton import name_skeleton
 from league.errors import LeagueError
-from league.forms import EventForm
+from league.forms.events import EventForm
 from league.models import Entry, Event, Player
 from league.profile.services import update_profile
 from league.services import entry_import, players

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Fixture, Player, Result, Round
 from league.services import events as event_services
 from league.services import results as result_services
@@ -78,7 +78,7 @@ def record_for(fixture: Fixture, *, seed: int = 1, game: str | None = None) -> d
     """A legal, complete record of this fixture's match (seats' names in seat order)."""
     event = fixture.round.event
     names = [seat.player.name for seat in fixture.seats.select_related("player")]
-    return gameplay.random_record(
+    return catalogue.random_record(
         game or event.game,
         players=names,
         variant=event.variant if game is None else None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.errors import LeagueError
 from league.models import Entry, Event, LedgerEntry, Player, Result
 from league.services import events as event_services
@@ -26,7 +26,7 @@ def test_a_record_that_stops_before_the_match_ends_is_not_a_result(alice):
     players = enter(event, ["bob", "dora", "emil"])
     seat_round(event, [players])
     fixture = table_one(event)
-    short = gameplay.random_record(
+    short = catalogue.random_record(
         "saichugen", players=["bob", "dora", "emil"], variant=event.variant, n_deals=1, seed=3
     )
     answer = client_of(alice).post(result_url(event, fixture), {"record": short}, format="json")
@@ -188,7 +188,7 @@ def test_a_match_cut_by_a_forfeit_counts_the_deals_finished(alice):
     first, second = round_.fixtures.order_by("number")
     sheet = {"deals": [{"scores": [20, 20, 35]}, {"scores": [35, 20, 20]}]}
     record_result(first, by=alice, sheet=sheet, forfeited_seats=[1])
-    short = gameplay.random_record(
+    short = catalogue.random_record(
         "saichugen", players=["fritz", "gus", "hal"], variant=event.variant, n_deals=1, seed=4
     )
     record_result(second, by=alice, record=short, forfeited_seats=[2])

@@ -14,9 +14,9 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from gameplay.bots.common import expand_random
 from gameplay.models import Seat, Table
 from gameplay.services import matches, play
+from games.core.bots.common import expand_random
 from tests.gameplay.conftest import match_cache, quick_tables  # noqa: F401  (fixtures)
 
 TABLES = "/api/tables/"

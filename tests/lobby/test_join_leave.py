@@ -9,9 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from gameplay.api import start_table
-from gameplay.bots.common import expand_random
 from gameplay.models import Action, Seat, Table
 from gameplay.services import identity, lobby, matches, play
+from games.core.bots.common import expand_random
 
 from .conftest import TABLES, api, create, join, leave, play_out
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from gameplay.consumers.table import REFUSED, SEAT_CHANGED
-from gameplay.services import notify
+from gameplay.runtime import notify
 from tests.gameplay.test_table_socket import connect, receive, refused, session_cookie
 
 from .conftest import create, join, leave

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from gameplay.bots.common import expand_random
 from gameplay.models import Table
 from gameplay.services import matches, play
+from games.core.bots.common import expand_random
 from tests.browser.conftest import browser, desktop, phone, screenshots, server  # noqa: F401
 from tests.gameplay.conftest import make_users
 from tests.gameplay.conftest import quick_tables as quick_tables  # autouse

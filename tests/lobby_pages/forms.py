@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay import api
+from games import catalogue
 
 
 def flipped_variant(game: str) -> dict[str, Any]:
     """As many flags of `game` as the rules allow together set to a value other than their
     default (typed as the schema), the rest at their defaults."""
-    schema = api.game(game).variant_schema
+    schema = catalogue.game(game).variant_schema
     out: dict[str, Any] = {f["name"]: f["default"] for f in schema}
     for flag in schema:
         if flag["type"] == "bool":
@@ -20,8 +20,8 @@ def flipped_variant(game: str) -> dict[str, Any]:
         else:
             other = next(c for c in reversed(flag["choices"]) if c != flag["default"])
         try:
-            api.validate_variant(game, {**out, flag["name"]: other})
-        except api.VariantError:
+            catalogue.validate_variant(game, {**out, flag["name"]: other})
+        except catalogue.VariantError:
             continue  # a combination the game's rules refuse
         out[flag["name"]] = other
     return out

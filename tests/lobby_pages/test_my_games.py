@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import api
 from gameplay.models import Table
 from gameplay.services import lobby
+from games import catalogue
 
 from .conftest import play_out
 
@@ -76,7 +76,7 @@ def test_my_games_is_paginated_with_a_constant_number_of_queries(
     with django_assert_max_num_queries(7) as few:  # with the header's unread-notices count
         assert client.get(MY_GAMES).status_code == 200
     for game in ["mediatore", "schieberamsch", "three_five_eight"] * 9:
-        lobby.create_friendly(ana, game=game, bots=api.game(game).seats - 1)
+        lobby.create_friendly(ana, game=game, bots=catalogue.game(game).seats - 1)
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(MY_GAMES)
     assert len(response.context["rows"]) == 25

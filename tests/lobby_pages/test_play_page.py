@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from gameplay import api
 from gameplay.models import Seat, Table
 from gameplay.services import lobby
+from games import catalogue
 from tests.language import text
 
 from .conftest import SHARE
@@ -17,7 +17,7 @@ from .forms import flipped_variant, form_data
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PLAY = "/play/"
-GAMES = [g.name for g in api.games()]
+GAMES = [g.name for g in catalogue.games()]
 
 
 def test_the_url_names_of_the_interface_resolve():
@@ -51,7 +51,7 @@ def test_the_form_offers_every_game_with_its_own_flags_and_bot_levels(client, pe
     client.force_login(people[0])
     html = client.get(PLAY).content.decode()
     assert 'id="create-form"' in html
-    for info in api.games():
+    for info in catalogue.games():
         assert f'<option value="{info.name}"' in html
         assert f'data-game="{info.name}" data-seats="{info.seats}"' in html
         for flag in info.variant_schema:
@@ -62,7 +62,7 @@ def test_the_form_offers_every_game_with_its_own_flags_and_bot_levels(client, pe
 @pytest.mark.parametrize("game", GAMES)
 def test_the_form_creates_a_started_table_with_every_flag_round_tripped(client, people, game):
     ana = people[0]
-    info = api.game(game)
+    info = catalogue.game(game)
     variant = flipped_variant(game)
     client.force_login(ana)
     data = form_data(
@@ -82,7 +82,7 @@ def test_the_form_creates_a_started_table_with_every_flag_round_tripped(client, 
     assert response["Location"] == f"/tables/{table.id}/"  # no open seat: it started
     assert "token" not in response["Location"]
     assert table.status == "playing"
-    assert api.validate_variant(game, table.variant) == variant
+    assert catalogue.validate_variant(game, table.variant) == variant
     assert all(type(table.variant[k]) is type(v) for k, v in variant.items())
     assert (table.n_deals, table.seconds_per_move) == (2, 45)
     assert (table.rated, table.allow_spectators, table.private) == (False, False, True)
@@ -96,7 +96,7 @@ def test_a_table_with_open_seats_waits_and_the_creator_lands_on_its_invitation(
     client, people, game
 ):
     ana = people[0]
-    info = api.game(game)
+    info = catalogue.game(game)
     defaults = {f["name"]: f["default"] for f in info.variant_schema}
     client.force_login(ana)
     response = client.post(PLAY, form_data(game, defaults, bots=1))
@@ -104,7 +104,7 @@ def test_a_table_with_open_seats_waits_and_the_creator_lands_on_its_invitation(
     assert response.status_code == 302
     assert response["Location"] == f"/tables/{table.id}/join/"
     assert table.status == "waiting"
-    assert api.validate_variant(game, table.variant) == defaults
+    assert catalogue.validate_variant(game, table.variant) == defaults
     assert (table.n_deals, table.rated, table.allow_spectators) == (info.seats, True, True)
     seats = list(table.seats.order_by("number"))
     assert [s.is_open for s in seats] == [False] + [True] * (info.seats - 2) + [False]

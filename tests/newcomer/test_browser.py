@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from gameplay.engines import registry
-from gameplay.engines.records import score_record
+from games import registry
+from games.core.records import score_record
 from tests.browser.conftest import browser, desktop, server  # noqa: F401
 from tests.browser.play import state, take_turn, wait_ready, watch_errors
 

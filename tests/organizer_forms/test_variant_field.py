@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from gameplay import api as gameplay
 from gameplay import lobby_forms
-from league import forms as league_forms
+from games import catalogue
+from league.forms import events as league_forms
 from league.models import Event
 from tests.organizer_forms.conftest import forms_of
 
@@ -20,11 +21,11 @@ def test_both_forms_use_the_shared_helper():
     assert not hasattr(league_forms, "variant_field")
 
 
-@pytest.mark.parametrize("game", [g.name for g in gameplay.games()])
+@pytest.mark.parametrize("game", [g.name for g in catalogue.games()])
 def test_every_flag_gets_the_same_field_in_both_forms(game):
     lobby = lobby_forms.CreateTableForm()
     event = league_forms.EventForm(game=game)
-    for flag in gameplay.game(game).variant_schema:
+    for flag in catalogue.game(game).variant_schema:
         ours = event.fields[f"variant__{flag['name']}"]
         theirs = lobby.fields[lobby.flag_field(game, flag["name"])]
         assert type(ours) is type(theirs)

@@ -41,7 +41,7 @@ MORE = ["Ines", "Jakob", "Kirsi", "Lorenzo", "Maja", "Noor", "Otto", "Paulina", 
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
-from gameplay import api as gameplay
+from games import catalogue
 from league.services import events, rounds
 from league.services.permissions import organizer_role
 from league.services.results import record_result
@@ -65,7 +65,7 @@ def play(round_):
     for k, fixture in enumerate(round_.fixtures.all()):
         names = [s.player.name for s in fixture.seats.select_related("player").order_by("number")]
         event = round_.event
-        record = gameplay.random_record(event.game, players=names, variant=event.variant,
+        record = catalogue.random_record(event.game, players=names, variant=event.variant,
             n_deals=event.deals_per_match, seed=k)
         record_result(fixture, by=orla, record=record)
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Seat
 from tests.print.conftest import over_the_table
 
@@ -79,9 +79,9 @@ def test_the_grid_has_a_row_per_deal_numbered_from_one_and_a_totals_row(alice):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_columns_are_those_of_the_games_own_grid(alice, game):
-    seats = gameplay.game(game).seats
+    seats = catalogue.game(game).seats
     event, round_ = over_the_table(alice, game, players=seats, deals=2, prefix=game[:4])
-    description = gameplay.sheet_grid(game, event.variant)
+    description = catalogue.sheet_grid(game, event.variant)
     (sheet,) = sheets_of(client_of(alice).get(sheets_url(event)).content.decode())
     head = sheet.split("<thead>")[1].split("</thead>")[0]
     for field in description["fields"]:

@@ -1,8 +1,9 @@
 """Personas from the league tests, plus a way to finish friendly tables and expected ratings.
 
-`friendly(...)` announces a finished table the way gameplay does (the `match_finished` signal,
-after commit) with a made-up table_ref; `expected_ratings(...)` recomputes with openskill
-directly, independently of league.ratings, from (players, payouts) in finish order.
+`friendly(...)` hands the league a made-up finished table (table_ref, outcome) the way the task
+of a finished table does once it has read it (`league.finished_tables.count_table`);
+`expected_ratings(...)` recomputes with openskill directly, independently of league.ratings,
+from (players, payouts) in finish order.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from gameplay import api as gameplay
+from league import finished_tables
 from tests.league.conftest import alice, bob, charlie, make_event, play_round  # noqa: F401
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -53,7 +54,7 @@ def friendly(django_capture_on_commit_callbacks) -> Callable[..., str]:
         complete: bool = True,
         forfeited: Sequence[int] = (),
     ) -> str:
-        """Announce a finished table; a seat is a user (person) or a str (a bot's name)."""
+        """Finish a table; a seat is a user (person) or a str (a bot's name)."""
         ref = ref or f"fake-{next(refs)}"
         seat_rows = [
             {"seat": n, "user_id": None, "bot": who}
@@ -65,14 +66,15 @@ def friendly(django_capture_on_commit_callbacks) -> Callable[..., str]:
         if forfeited:
             result["forfeited"] = list(forfeited)
         with django_capture_on_commit_callbacks(execute=True):
-            gameplay.match_finished.send(
-                sender=None,
-                table_ref=ref,
-                result=result,
-                seats=seat_rows,
-                rated=rated,
-                finished_at=at or timezone.now(),
-                forfeited_seats=list(forfeited),
+            finished_tables.count_table(
+                ref,
+                {
+                    "result": result,
+                    "seats": seat_rows,
+                    "rated": rated,
+                    "finished_at": at or timezone.now(),
+                    "forfeited_seats": list(forfeited),
+                },
             )
         return ref
 

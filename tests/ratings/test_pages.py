@@ -86,9 +86,9 @@ def test_the_trend_is_the_change_over_the_last_30_days(client, friendly, users):
 
 
 def test_the_leaderboard_is_paginated(client, friendly, users, monkeypatch):
-    from league import views_ratings
+    from league.pages import leaderboards
 
-    monkeypatch.setattr(views_ratings, "PAGE_SIZE", 2)
+    monkeypatch.setattr(leaderboards, "PAGE_SIZE", 2)
     grow(friendly, users, 6)
     url = reverse("league:ratings", args=["saichugen"])
     first = client.get(url).context["established"]
@@ -109,9 +109,9 @@ def pager_links(page: str) -> list[dict[str, list[str]]]:
 def test_each_leaderboard_pager_keeps_the_filters_and_the_other_pagers_page(
     client, friendly, users, monkeypatch
 ):
-    from league import views_ratings
+    from league.pages import leaderboards
 
-    monkeypatch.setattr(views_ratings, "PAGE_SIZE", 1)
+    monkeypatch.setattr(leaderboards, "PAGE_SIZE", 1)
     grow(friendly, users, 6)  # 5 regulars (4 people and the bot), 2 provisional players
     Player.objects.update(club="Circolo Bari", country="IT")
     url = reverse("league:ratings", args=["saichugen"])

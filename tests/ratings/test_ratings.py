@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.models import Bye, Entry, Fixture, Player, RatedMatch, Rating, RatingHistory
 from league.ratings import services
 from league.services import events as event_services
@@ -21,7 +22,7 @@ SHEETS = [{"deals": [{"scores": scores}]} for scores in ([20, 20, 35], [35, 20, 
 
 
 def sheet_payouts(sheet: dict) -> list[int]:
-    scored = gameplay.score_sheet("saichugen", {}, sheet, n_seats=3)
+    scored = catalogue.score_sheet("saichugen", {}, sheet, n_seats=3)
     return scored["totals"]["payouts"]
 
 
@@ -295,23 +296,22 @@ def test_a_rating_whose_task_was_lost_is_made_by_the_sweep(make_event, alice):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rated_table_whose_announcement_failed_is_rated_by_the_sweep(monkeypatch):
-    """The friendly-table receiver failed (or its process died): the next sweep notes the
-    table from gameplay's own list and rates it, once."""
-    from league.ratings import receivers
+    """The table's task was lost (its process died): the next sweep notes the table from
+    gameplay's own list and rates it, once."""
+    from league import finished_tables, queue
 
-    def broken(**kwargs):
-        raise RuntimeError("the receiver died")
-
-    monkeypatch.setattr(receivers, "record_friendly_match", broken)
+    monkeypatch.setattr(queue, "finish_table", lambda table_ref: None)
     ref = gameplay.start_table(
         "three_five_eight", seats=["Bot A", "Bot B", "Bot C"], n_deals=1, seed=3, rated=True
     )
     assert gameplay.table_result(ref) is not None
     assert not RatedMatch.objects.filter(table_ref=ref).exists()
+    finished_tables.sweep(grace_seconds=0)
     services.sweep_ratings(grace_seconds=0)
     assert RatedMatch.objects.get(table_ref=ref).rated_at is not None
     bots = Player.objects.filter(name__in=["Bot A", "Bot B", "Bot C"], is_bot=True)
     assert Rating.objects.filter(player__in=bots, game="three_five_eight", games=1).count() == 3
+    finished_tables.sweep(grace_seconds=0)
     services.sweep_ratings(grace_seconds=0)
     assert RatedMatch.objects.filter(table_ref=ref).count() == 1
     assert Rating.objects.filter(player__in=bots, games=1).count() == 3

@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from gameplay.bots.common import expand_random
 from gameplay.models import Table
-from gameplay.services import cache, matches, play
+from gameplay.runtime import cache
+from gameplay.services import matches, play
+from games.core.bots.common import expand_random
 
 
 @pytest.fixture(autouse=True)

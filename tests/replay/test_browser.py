@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.engines.records import score_record
+from games.core.records import score_record
 from tests.browser.conftest import browser, desktop, phone, server  # noqa: F401
 from tests.browser.play import watch_errors
 

@@ -8,10 +8,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from gameplay import api
-from gameplay.engines import registry
 from gameplay.models import Seat, Table
 from gameplay.services import matches
+from games import catalogue, registry
 from tests.gameplay.conftest import make_table, make_users
 
 from .conftest import play_out
@@ -55,7 +54,7 @@ def test_a_bots_match_replays_to_the_score_of_its_record(client, game):
 
     summary, deals = every_step(client, table)
     steps = [s for d in deals for s in d["steps"]]
-    scored = api.score_record(record, n_deals=table.n_deals)
+    scored = catalogue.score_record(record, n_deals=table.n_deals)
     assert summary["result"] == scored == table.result
     # the last step's score is the record's
     assert steps[-1]["score"] == scored["totals"]

@@ -1,4 +1,4 @@
-"""The replay steps of whole matches, computed from the record alone (`gameplay.engines.replay`).
+"""The replay steps of whole matches, computed from the record alone (`games.core.replay`).
 
 Pure: matches played by random legal moves, several seeds and lengths, every game."""
 
@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from gameplay.bots.common import random_action
-from gameplay.engines import RecordError, registry, replay
-from gameplay.engines.records import score_record
+from games import RecordError, registry
+from games.core import replay
+from games.core.bots.common import random_action
+from games.core.records import score_record
 
 GAMES = [g.name for g in registry.games()]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Fixture, Player
 from league.services import events as event_services
 from league.services import rounds as round_services
@@ -71,7 +71,7 @@ def over_the_table(
     )
     event_services.publish_event(event, by=alice)
     names = [f"{prefix}{name}" for name in ("ann", "ben", "cat", "dil")][
-        : gameplay.game(game).seats
+        : catalogue.game(game).seats
     ]
     for n, name in enumerate(names):
         player = player_for_user(user(name)) if n < accounts else Player.objects.create(name=name)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.errors import LeagueError
 from league.models import LedgerEntry, Result
 from league.services.results import record_result
@@ -180,7 +180,7 @@ def test_the_result_page_of_every_game_shows_its_grid(client, alice, game):
     client.force_login(alice)
     page = client.get(result_url(table)).content.decode()
     assert 'id="score-grid"' in page and "Deal 3" in page and "Deal 4" not in page
-    for field in gameplay.sheet_grid(game, table.event.variant)["fields"]:
+    for field in catalogue.sheet_grid(game, table.event.variant)["fields"]:
         assert f'name="d2.{field["name"]}' in page
 
 
@@ -207,10 +207,10 @@ def test_the_api_schema_documents_each_games_score_sheet():
     post = schema["paths"]["/api/events/{slug}/fixtures/{fixture_id}/result/"]["post"]
     examples = post["requestBody"]["content"]["application/json"]["examples"]
     sheets = {e["summary"]: e["value"]["sheet"] for e in examples.values()}
-    for game in gameplay.games():
+    for game in catalogue.games():
         sheet = sheets[f"{game.display_name} score sheet"]
         n = game.seats
-        assert gameplay.score_sheet(game.name, {}, sheet, n_seats=n)["deals"]  # a valid example
+        assert catalogue.score_sheet(game.name, {}, sheet, n_seats=n)["deals"]  # a valid example
     described = schema["components"]["schemas"]["ResultPost"]["properties"]["sheet"]["description"]
     assert "**Schieberamsch** (`schieberamsch`)" in described and "penalt" in described
 

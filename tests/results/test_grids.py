@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.engines.grid import check_grid, describe_grid, grid_to_sheet, read_form
-from gameplay.engines.sheets import SheetError, score_sheet
+from games.core.grid import check_grid, describe_grid, grid_to_sheet, read_form
+from games.core.sheets import SheetError, score_sheet
 
 
 def fields_of(game, variant=None):

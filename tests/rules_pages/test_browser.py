@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.engines import registry
+from games import registry
 from tests.browser.play import shot, wait_ready, watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.bots.common import expand_random
-from gameplay.engines import registry
-from gameplay.engines.hints import check_hints
+from games import registry
+from games.core.bots.common import expand_random
+from games.core.hints import check_hints
 from tests.gameplay.conftest import make_table, make_users, token
 from tests.language import text
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from gameplay import api
-from gameplay.engines import registry
 from gameplay.rules_views import rules_template
 from gameplay.services import lobby
+from games import catalogue, registry
 from league.services import events as event_services
 from tests.gameplay.conftest import make_table, make_users, token
 from tests.home.page import Node, parse
@@ -167,7 +167,7 @@ def test_the_template_is_found_by_the_games_registered_name():
 @pytest.mark.parametrize("game", GAMES)
 def test_the_table_page_shows_the_goal_and_links_the_rules(client, game):
     ana = make_users("ana")[0]
-    table = make_table(game, [ana], [f"bot{i}" for i in range(1, api.game(game).seats)])
+    table = make_table(game, [ana], [f"bot{i}" for i in range(1, catalogue.game(game).seats)])
     page = parse(client.get(f"/tables/{table.id}/?token={token(table, 0)}").content)
     head = page.find(tag="header", **{"class": "tbl-head"})
     line = head.find(id="goal")

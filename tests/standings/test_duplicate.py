@@ -1,4 +1,5 @@
-"""Duplicate scoring (`league/standings/duplicate.py`) against `/work/shared/spec/duplicate.md`.
+"""Duplicate scoring (`league/standings/duplicate_arithmetic.py`) against
+`/work/shared/spec/duplicate.md`.
 
 The worked sections are computed by hand in the comments and the expected figures are written
 out, never taken from the code under test; Hypothesis checks the spec's invariants on random

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.services import cache
+from gameplay.runtime import cache
 from tests.gameplay.conftest import match_cache  # noqa: F401  (a fixture, used by name)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.engines.records import score_record
+from games.core.records import score_record
 from tests.browser.conftest import PHONE, Server, browser, desktop  # noqa: F401
 from tests.browser.play import watch_errors
 from tests.procs import free_port, readme_uvicorn, running, service_env

@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from gameplay import clock
-from gameplay.engines import registry
-from gameplay.services import claim, summaries
+from gameplay.runtime import claim
+from gameplay.services import summaries
+from games import registry
 from tests.gameplay.conftest import make_table
 
 GAMES = [g.name for g in registry.games()]

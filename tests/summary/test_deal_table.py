@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from gameplay.engines import EngineFault, start_match
-from gameplay.engines.schieberamsch import SchieberamschMatch
+from games import EngineFault, start_match
+from games.schieberamsch.engine import SchieberamschMatch
 from tests.engines.helpers import concrete, random_variant
 from tests.engines.test_deal_summary import play_leaning_to_pass
 

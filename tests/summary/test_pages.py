@@ -9,11 +9,11 @@ import random
 import pytest
 from django.urls import reverse
 
-from gameplay.engines import registry
-from gameplay.engines.records import replay_record
-from gameplay.engines.replay import deal_steps
 from gameplay.models import Table
 from gameplay.services import matches, play
+from games import registry
+from games.core.records import replay_record
+from games.core.replay import deal_steps
 from tests.gameplay.conftest import make_table, make_users, token
 from tests.summary.test_views import play_to_deal_end
 

@@ -16,12 +16,12 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from gameplay import api
-from gameplay.bots.common import expand_random
-from gameplay.engines import registry
-from gameplay.engines.records import replay_record
 from gameplay.models import Table
-from gameplay.services import matches, notify, play
+from gameplay.runtime import notify
+from gameplay.services import matches, play
+from games import catalogue, registry
+from games.core.bots.common import expand_random
+from games.core.records import replay_record
 from tests.gameplay.conftest import make_table, make_users, token
 
 GAMES = [g.name for g in registry.games()]
@@ -60,7 +60,7 @@ def summary_of(payload: dict) -> dict | None:
 
 def check_against_record(summary: dict, record: dict) -> None:
     """The summary adds up to the record's result for its deal (scored independently)."""
-    scored = api.score_record(record)["deals"][summary["deal"]]
+    scored = catalogue.score_record(record)["deals"][summary["deal"]]
     assert (summary["scores"], summary["payouts"]) == (scored["scores"], scored["payouts"])
     for seat in summary["seats"]:
         s = seat["seat"]

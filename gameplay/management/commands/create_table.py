@@ -11,10 +11,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from gameplay import bots
-from gameplay.engines import VariantError, game_names
 from gameplay.models import Seat, Table
 from gameplay.services.create import SeatSpec, create_table
+from games import VariantError, bots, game_names
 
 
 class Command(BaseCommand):

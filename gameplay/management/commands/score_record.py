@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from gameplay.engines.errors import RecordError
-from gameplay.engines.records import score_record_text
+from games.core.errors import RecordError
+from games.core.records import score_record_text
 
 
 class Command(BaseCommand):

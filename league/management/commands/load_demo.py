@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from gameplay import api as gameplay
+from games import catalogue
 from league.models import Event, Player, Section
 from league.services import events as event_services
 from league.services import rounds as round_services
@@ -115,7 +116,7 @@ class Command(BaseCommand):
         round_services.publish_round(round_, by=organizer)
         for fixture in round_.fixtures.prefetch_related("seats__player"):
             names = [seat.player.name for seat in fixture.seats.all()]
-            record = gameplay.random_record(
+            record = catalogue.random_record(
                 event.game,
                 players=names,
                 variant=event.variant,
@@ -162,7 +163,7 @@ class Command(BaseCommand):
         seeds = dict(Section.objects.filter(round=round_).values_list("pk", "seed"))
         for fixture in round_.fixtures.order_by("number").prefetch_related("seats__player"):
             names = [seat.player.name for seat in fixture.seats.all()]
-            record = gameplay.random_record(
+            record = catalogue.random_record(
                 event.game,
                 players=names,
                 variant=event.variant,

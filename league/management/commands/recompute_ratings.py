@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from gameplay import api as gameplay
+from games import catalogue
 from league.ratings.compute import MODEL_NAME
 from league.ratings.services import rated_games, recompute
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         game = options.get("game")
         if game:
             try:
-                gameplay.game(game)
+                catalogue.game(game)
             except KeyError:
                 raise CommandError(f"unknown game {game!r}") from None
         for name in [game] if game else rated_games():

@@ -101,7 +101,59 @@
     );
   }
 
+  // The end of a deal in words (static/js/summary.js words the frame): the engine's summary
+  // codes (games/mediatore/engine.py, SUMMARY_CODES). A part gives [its line, its label in the
+  // formula]; `w` is the summary, the seat and the words summary.js shares.
+  const ROLE = { declarer: gettext("the declarer"), partner: gettext("the partner"), giver: gettext("the giver"), defender: gettext("a defender") };
+  const role = (r) => ROLE[r] || r;
+  const contract = (c) => CONTRACT[c] || M.cap(String(c || ""));
+  const SUMMARY = {
+    kinds: { thrown_in: gettext("thrown in: everybody passed"), ...CONTRACT },
+    parts: {
+      thrown_in: () => [gettext("Everybody passed: the deal is thrown in"), gettext("thrown in")],
+      cards: (p, w) => [fmt(gettext("Cards taken by %(name)s: %(thirds)s thirds"), { name: w.name(p.seat), thirds: p.thirds }), fmt(gettext("by %(name)s"), { name: w.name(p.seat) })],
+      monte_last_trick: (p, w) => [fmt(gettext("The monte (%(cards)s) and the last trick, to %(name)s: %(value)s thirds"), { cards: w.cards(p.cards), name: w.name(p.seat), value: p.value }), gettext("monte + last trick")],
+      whole_points: (p) => [fmt(gettext("%(thirds)s thirds = %(points)s points, the fraction dropped"), { thirds: p.thirds, points: p.points }), ""],
+      stake: (p) => [fmt(p.won ? gettext("%(contract)s won, as %(role)s") : gettext("%(contract)s lost, as %(role)s"), { contract: contract(p.contract), role: role(p.role) }), role(p.role)],
+      slam: (p) => [p.rule === "double" ? gettext("Slam (every trick to one side): every payment doubled") : gettext("Slam (every trick to one side): 2 more on every payment"), gettext("slam")],
+    },
+    notes: {
+      contract: (n, w) => fmt(gettext("%(contract)s by %(name)s"), { contract: contract(n.contract), name: w.name(n.declarer) }),
+      called: (n, w) =>
+        n.holder >= 0
+          ? fmt(gettext("Called %(card)s: %(name)s held it"), { card: cardText(n.card), name: w.name(n.holder) })
+          : fmt(gettext("Called %(card)s: it lay in the monte, so the declarer played alone"), { card: cardText(n.card) }),
+      outcome(n, w) {
+        const args = { side: w.names(n.side), points: n.points, thirds: n.thirds };
+        const text = n.won
+          ? (n.slam ? gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): won, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): won — 6 points make the contract"))
+          : (n.slam ? gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): lost, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): lost — 6 points make the contract"));
+        return fmt(text, args);
+      },
+    },
+    rows: { tricks: gettext("tricks"), thirds: gettext("thirds in tricks"), monte_last_trick: gettext("monte + last trick (thirds)"), side_thirds: gettext("the side's thirds") },
+  };
+  // Why a card or an action is refused, beyond the core's common reasons (table.js words those).
+  const REASONS = {
+    must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: M.suitName(p.suit) }),
+    unknown_contract: () => gettext("That is not a contract of this game."),
+    bid_too_low: (p) => fmt(gettext("Bid higher than %(high)s."), { high: p.high }),
+    chiamo_with_all_threes: () => gettext("You hold all four threes: at this table you may not bid Chiamo."),
+    called_card_held: (p) => fmt(gettext("You cannot call the %(card)s: you hold it."), { card: M.cardParam(p) }),
+    call_must_be_three: () => gettext("At this table the called card must be a three."),
+    signal_not_on_lead: () => gettext("A signal goes only with the card that leads a trick."),
+    unknown_signal: () => gettext("That is not a signal of this game."),
+    signals_off: () => gettext("Signals are off at this table."),
+    false_volo: (p) => fmt(gettext("No volo: you still hold another card of %(suit)s."), { suit: M.suitName(p.suit) }),
+    false_striscio: (p) => fmt(gettext("No striscio: you hold no card of %(suit)s ranked re or lower."), { suit: M.suitName(p.suit) }),
+    give_must_be_null: () => gettext("Nobody handed you a card (it lay in the monte): give none back."),
+    give_missing: (p) => fmt(gettext("Give one card back to %(name)s."), { name: who(p.to) }),
+    give_also_discarded: (p) => fmt(gettext("The %(card)s is discarded already: give back a different card."), { card: M.cardParam(p) }),
+  };
+
   M.registerGame("mediatore", {
+    reasons: REASONS,
+    summary: SUMMARY,
     deck: {
       glyph: { d: "◆", c: "♥", s: "♠", b: "♣" },
       suit: { d: "denari", c: "coppe", s: "spade", b: "bastoni" },

@@ -4,7 +4,35 @@
   "use strict";
   const { h, seatName, cardText, seatRow, gettext, pgettext, fmt } = M;
 
+  // The end of a deal in words (static/js/summary.js words the frame): the engine's summary
+  // codes (games/saichugen/engine.py, SUMMARY_CODES). A part gives [its line, its label in the
+  // formula]; `w` is the summary, the seat and the words summary.js shares (name, names, cards,
+  // num, sgn, suitWords).
+  const SUMMARY = {
+    parts: {
+      round_banked: (p, w) => [fmt(gettext("Round %(n)s: %(points)s (%(cards)s), the median: banked"), { n: p.round + 1, points: p.points, cards: w.cards(p.cards) || gettext("no trick") }), fmt(gettext("(round %(n)s)"), { n: p.round + 1 })],
+      round_not_banked: (p, w) => [fmt(gettext("Round %(n)s: %(points)s (%(cards)s), not the median %(median)s: nothing banked"), { n: p.round + 1, points: p.points, cards: w.cards(p.cards) || gettext("no trick"), median: p.median }), fmt(gettext("(round %(n)s)"), { n: p.round + 1 })],
+      median_alone: (p) => [fmt(gettext("Game score %(score)s is the median, alone"), { score: p.score }), gettext("median alone")],
+      median_shared: (p) => [fmt(gettext("Game score %(score)s shares the median"), { score: p.score }), gettext("median, shared")],
+      off_median: (p) => [fmt(gettext("Game score %(score)s is not the median %(median)s"), { score: p.score, median: p.median }), gettext("off the median")],
+      all_equal: () => [gettext("All three game scores are equal"), gettext("all equal")],
+      raw_own: (p) => [fmt(gettext("3 × the game score %(score)s"), { score: p.score }), gettext("3 × game score")],
+      raw_field: (p) => [fmt(gettext("less the three game scores (%(total)s)"), { total: p.total }), gettext("all three")],
+    },
+    notes: {
+      payout_mode: (n) => (n.mode === "raw" ? gettext("Payout: 3 × the game score less the three game scores") : gettext("Payout: +2 alone on the median game score (the others −1), +1 each when two share it (the other −2)")),
+      game_scores: (n, w) => fmt(gettext("Game scores %(scores)s: the median is %(median)s"), { scores: n.scores.map((g, s) => `${w.name(s)} ${g}`).join(", "), median: n.median }),
+    },
+    rows: { tricks: gettext("tricks"), trick_values: gettext("values of the cards won") },
+  };
+  // Why a card is refused, beyond the core's common reasons (table.js words those).
+  const REASONS = {
+    already_committed: () => gettext("You have already committed a card to this trick."),
+  };
+
   M.registerGame("saichugen", {
+    reasons: REASONS,
+    summary: SUMMARY,
     // The strength order itself (A lowest; equal ranks C < D < H < S).
     sortKey: (card) => "A23456789TJQK".indexOf(M.rankOf(card)) * 4 + "CDHS".indexOf(M.suitOf(card)),
     phases: { commit: pgettext("phase", "everyone commits a card face down") },

@@ -3,7 +3,7 @@
 // core, static/js/table.js.
 (function (M) {
   "use strict";
-  const { seatName, who, seatRow, gettext, pgettext, fmt } = M;
+  const { seatName, who, seatRow, gettext, ngettext, pgettext, fmt } = M;
 
   // Skat's own words (docs/translations.md): Grand Hand, Kontra, Re, Ramsch, Jungfrau…
   const LABELS = {
@@ -37,7 +37,71 @@
     );
   }
 
+  // The end of a deal in words (static/js/summary.js words the frame): the engine's summary
+  // codes (games/schieberamsch/engine.py, SUMMARY_CODES). A part gives [its line, its label in
+  // the formula]; `w` is the summary, the seat and the words summary.js shares.
+  const times = (n) => fmt(ngettext("%(n)s time", "%(n)s times", n), { n });
+  const pushCount = (p) => (p.multiplier ? Math.round(Math.log2(p.multiplier)) : 0);
+  const SUMMARY = {
+    kinds: {
+      normal: gettext("Ramsch"),
+      jungfrau: gettext("Ramsch with a Jungfrau"),
+      durchmarsch: gettext("Ramsch: a Durchmarsch"),
+      even: gettext("Ramsch: all three even"),
+      grand_hand: gettext("a Grand Hand"),
+    },
+    parts: {
+      trick_points: (p) => [fmt(ngettext("%(points)s card points in %(n)s trick", "%(points)s card points in %(n)s tricks", p.tricks), { points: p.points, n: p.tricks }), gettext("card points")],
+      skat: (p, w) => [fmt(gettext("the skat (%(cards)s)"), { cards: w.cards(p.cards) }), gettext("skat")],
+      pushes: (p) => [fmt(gettext("× %(multiplier)s: the skat was pushed %(times)s"), { multiplier: p.multiplier, times: times(pushCount(p)) }), fmt(ngettext("%(n)s push", "%(n)s pushes", pushCount(p)), { n: pushCount(p) })],
+      jungfrau: () => [gettext("× 2: a Jungfrau (a seat took no trick)"), gettext("Jungfrau")],
+      divisor: (p) => [fmt(gettext("÷ %(divisor)s, the fraction dropped"), { divisor: p.divisor }), ""],
+      no_penalty: (p) => [p.points === undefined ? gettext("Another seat took every trick: no penalty") : fmt(gettext("%(points)s card points: not the most, no penalty"), { points: p.points }), gettext("no penalty")],
+      jungfrau_seat: () => [gettext("No trick taken (the Jungfrau): no penalty"), gettext("no penalty")],
+      even: (p) => [fmt(gettext("All three took %(points)s card points: nobody scores"), { points: p.points }), gettext("even")],
+      durchmarsch: () => [gettext("Durchmarsch: every trick taken"), gettext("Durchmarsch")],
+      grand_value(p) {
+        const extra = `${p.schneider ? `, ${pgettext("Skat", "schneider")}` : ""}${p.schwarz ? `, ${pgettext("Skat", "schwarz")}` : ""}`;
+        const text = p.with_matadors
+          ? gettext("Grand Hand: 24 × %(levels)s (with %(matadors)s, game, hand%(extra)s)")
+          : gettext("Grand Hand: 24 × %(levels)s (without %(matadors)s, game, hand%(extra)s)");
+        return [fmt(text, { levels: p.levels, matadors: p.matadors, extra }), `${gettext("Grand Hand")} (24 × ${p.levels})`];
+      },
+      kontra: () => [`× 2: ${pgettext("Skat", "kontra")}`, pgettext("Skat", "kontra")],
+      re: () => [`× 2: ${pgettext("Skat", "re")}`, pgettext("Skat", "re")],
+      grand_won: (p) => [fmt(gettext("Won with %(points)s card points: taken off the penalties"), { points: p.points }), gettext("won")],
+      grand_lost: (p) => [p.factor > 1 ? fmt(gettext("Lost with %(points)s card points: counts %(factor)s times"), { points: p.points, factor: p.factor }) : fmt(gettext("Lost with %(points)s card points: a penalty"), { points: p.points }), gettext("lost")],
+      grand_opponent: (p, w) => [fmt(gettext("Opponent of the Grand Hand of %(name)s: no penalty"), { name: w.name(p.declarer) }), gettext("opponent")],
+      settle(p, w) {
+        const theirs = w.num(w.summary.scores[p.seat]);
+        const mine = w.num(w.summary.scores[w.seat]);
+        const text = w.seat === M.cfg.seat
+          ? fmt(gettext("%(name)s's %(theirs)s less your %(mine)s"), { name: w.name(p.seat), theirs, mine })
+          : fmt(gettext("%(name)s's %(theirs)s less %(other)s's %(mine)s"), { name: w.name(p.seat), theirs, other: w.name(w.seat), mine });
+        return [text, fmt(gettext("vs %(name)s"), { name: w.name(p.seat) })];
+      },
+    },
+    notes: {
+      grand_hand: (n, w) => fmt(gettext("Grand Hand by %(name)s: alone against the other two, the skat counting for the declarer"), { name: w.name(n.declarer) }),
+      declarer_points(n, w) {
+        const grand = w.summary.notes.find((x) => x.code === "grand_hand");
+        return fmt(gettext("%(name)s took %(points)s card points in %(tricks)s tricks (the skat %(cards)s included): 61 or more win"), { name: grand ? w.name(grand.declarer) : gettext("The declarer"), points: n.points, tricks: n.tricks, cards: w.cards(n.skat) });
+      },
+      skat_to: (n, w) => fmt(gettext("The skat (%(cards)s, %(points)s card points) goes to %(names)s"), { cards: w.cards(n.cards), points: n.points, names: w.names(n.seats) }),
+      pushed: (n) => (n.pushes ? fmt(gettext("The skat was pushed %(times)s: every penalty × %(multiplier)s"), { times: times(n.pushes), multiplier: n.multiplier }) : gettext("The skat was never pushed")),
+    },
+    rows: { tricks: gettext("tricks"), trick_points: gettext("card points in tricks"), skat: gettext("skat"), card_points: gettext("card points") },
+  };
+  // Why a card is refused, beyond the core's common reasons (table.js words those).
+  const REASONS = {
+    must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: M.suitName(p.suit) }),
+    must_play_jack: () => gettext("A jack was led: you must play a jack."),
+    jack_cannot_go_to_skat: () => gettext("A jack may not be put into the skat."),
+  };
+
   M.registerGame("schieberamsch", {
+    reasons: REASONS,
+    summary: SUMMARY,
     // The four jacks (the trumps) first, then the plain suits A T K Q 9 8 7.
     sortKey: (card) =>
       M.rankOf(card) === "J"

@@ -5,7 +5,37 @@
   "use strict";
   const { h, cap, signed, seatName, who, cardText, seatRow, gettext, ngettext, pgettext, fmt } = M;
 
+  // The end of a deal in words (static/js/summary.js words the frame): the engine's summary
+  // codes (games/three_five_eight/engine.py, SUMMARY_CODES). A part gives [its line, its label
+  // in the formula]; `w` is the summary, the seat and the words summary.js shares.
+  const ROLE = { dealer: gettext("the dealer"), left: gettext("left of the dealer"), right: gettext("right of the dealer") };
+  const SUMMARY = {
+    kinds: { thrown_in: gettext("thrown in: everybody passed") },
+    parts: {
+      tricks: (p) => [fmt(ngettext("%(n)s trick taken", "%(n)s tricks taken", p.tricks), { n: p.tricks }), gettext("tricks")],
+      target: (p) => [fmt(gettext("less the target of %(target)s (%(role)s)"), { target: p.target, role: ROLE[p.role] || p.role }), gettext("target")],
+      thrown_in: () => [gettext("Everybody passed: the deal is thrown in"), gettext("thrown in")],
+    },
+    notes: {
+      woburn: (n, w) => fmt(ngettext("%(name)s won the auction: a target of %(n)s trick", "%(name)s won the auction: a target of %(n)s tricks", n.tricks), { name: w.name(n.seat), n: n.tricks }),
+      trump: (n, w) => fmt(gettext("Trump: %(suit)s"), { suit: w.suitWords(n.suit) }),
+      targets: (n, w) => fmt(gettext("Targets: %(targets)s (%(name)s dealt)"), { targets: n.targets.map((t, s) => `${w.name(s)} ${t}`).join(", "), name: w.name(n.dealer) }),
+      balance: (n, w) => fmt(gettext("Balance after this hand: %(balance)s"), { balance: n.balance.map((b, s) => `${w.name(s)} ${w.sgn(b)}`).join(", ") }),
+    },
+    rows: { tricks: gettext("tricks"), target: gettext("target") },
+  };
+  // Why a card or an action is refused, beyond the core's common reasons (table.js words those).
+  const REASONS = {
+    must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: M.suitName(p.suit) }),
+    wrong_recipient: (p) => fmt(gettext("Give your cards to %(name)s now."), { name: who(p.to) }),
+    no_such_suit: () => gettext("Name one of the suits offered."),
+    bid_out_of_range: (p) => fmt(gettext("Bid from %(min)s to %(max)s tricks."), { min: p.min, max: p.max }),
+    bid_too_low: (p) => fmt(gettext("Bid higher than %(high)s."), { high: p.high }),
+  };
+
   M.registerGame("three_five_eight", {
+    reasons: REASONS,
+    summary: SUMMARY,
     // The trump suit first, then suits alternating in colour, high to low.
     sortKey(card, view) {
       const trump = view && view.trump;

@@ -1,0 +1,193 @@
+"""Perfect-information Monte Carlo (PIMC): the search behind the `strong` level.
+
+Why PIMC and not IS-MCTS (docs/bots.md, "The strong bot"): these are short trick games whose
+payout is settled per deal, the determinisers draw exactly uniform consistent worlds, and the
+engines' fast path plays a whole deal in well under a millisecond. PIMC spends the budget on
+*more worlds*, each candidate judged in the same worlds with the same rollout seeds (common
+random numbers), which is what cuts the noise of a paired comparison; IS-MCTS would spread the
+same playouts over a tree whose deeper nodes get too few visits in 0.3 s to beat that, and its
+statistics mix worlds in which a move was not even legal. PIMC's known flaw (strategy fusion:
+it assumes it will know the cards later) matters least where play is mostly following suit.
+
+The bot receives what a third-party client has — the seat's view, its legal list and the
+finished deals as shown at their end (`past`) — never the match. Each iteration draws one world
+from the game's determiniser, applies every candidate action in a clone of it and plays the
+deal out by the rollout policy; the candidate with the highest mean payout for the seat wins.
+It is anytime: `Budget` stops it on CPU time (at a table) or after a number of worlds (in
+evaluation and tests, so that a seed gives the same moves).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, islice
+from typing import Any
+
+from games.core import registry
+from games.core.base import Match
+from games.core.bots.common import expand_random
+from games.core.determiniser import NoWorld
+from games.core.errors import EngineError
+
+Action = dict[str, Any]
+# How the deal is played out in a world: one move of whoever is to act.
+Rollout = Callable[[Match, random.Random], None]
+
+# Worlds drawn and rollouts played by this process's searches, for the evaluation's figures.
+COUNTS = {"worlds": 0, "rollouts": 0}
+MAX_CANDIDATES = 12  # multi-card choices (discards, exchanges): at most this many tried
+SAMPLE_TRIES = 300  # determiniser proposals per world before the bot gives up on searching
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may think. ``iterations`` (worlds) makes it reproducible; else it
+    stops once ``seconds`` of ``clock`` (CPU time by default) are spent — after the first world,
+    or without one when none could be drawn in that time (it plays the prior then). ``clock``
+    is injectable so that a test can spend the time for it."""
+
+    seconds: float | None = 0.3
+    iterations: int | None = None
+    clock: Callable[[], float] = time.process_time
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs seconds or iterations")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("seconds must be positive")
+
+
+@dataclass
+class Decision:
+    """What a search found: the action and how it got there (for evaluation and benches)."""
+
+    action: Action
+    worlds: int
+    rollouts: int
+    means: list[tuple[Action, float]]
+
+
+def random_rollout(world: Match, rng: random.Random) -> None:
+    """One uniformly random move on the fast path."""
+    seat = world.actor()
+    world.play(seat, world.random_move(seat, rng))
+
+
+def policy_rollout(choose: Callable[..., Action]) -> Rollout:
+    """One move of a view-based policy (a registered level's `choose`) through the validated
+    path: slower than the fast path, a far better model of the other players."""
+
+    def step(world: Match, rng: random.Random) -> None:
+        seat = world.to_act()[0]
+        world.apply(seat, choose(world.view(seat), world.legal(seat), rng))
+
+    return step
+
+
+def is_template(entry: dict[str, Any]) -> bool:
+    """A legal entry that stands for many actions (choose k of these cards; an exchange)."""
+    return "choose" in entry or entry.get("act") == "exchange"
+
+
+def _expansions(entry: dict[str, Any], rng: random.Random) -> list[Action]:
+    """Every action of a template when there are few, else a random handful."""
+    if "choose" in entry and entry.get("act") != "exchange":
+        pool, k = entry["from"], entry["choose"]
+        every = combinations(sorted(pool), k)
+        few = list(islice(every, MAX_CANDIDATES + 1))
+        if len(few) <= MAX_CANDIDATES:
+            out = []
+            for cards in few:
+                action = {"act": entry["act"], "cards": list(cards)}
+                if "to" in entry:
+                    action["to"] = entry["to"]
+                out.append(action)
+            return out
+    return [expand_random(entry, rng) for _ in range(MAX_CANDIDATES // 2)]
+
+
+def _key(action: Action) -> str:
+    parts = []
+    for name, value in sorted(action.items()):
+        parts.append(f"{name}={sorted(value) if isinstance(value, list) else value}")
+    return "&".join(parts)
+
+
+def candidates(legal: list[dict[str, Any]], rng: random.Random, prior: Action) -> list[Action]:
+    """The actions worth comparing: every plain legal action, a template's expansions, and the
+    `prior` (the basic bot's choice), first, so that it wins ties."""
+    out: dict[str, Action] = {_key(prior): prior}
+    for entry in legal:
+        for action in _expansions(entry, rng) if is_template(entry) else [dict(entry)]:
+            out.setdefault(_key(action), action)
+    return list(out.values())
+
+
+def _deal_payout(world: Match, seat: int, deal: int, rollout: Rollout, rng: random.Random) -> int:
+    while not world.finished and world.deal_no == deal:
+        rollout(world, rng)
+    return world.results[deal]["payouts"][seat]
+
+
+def search(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    *,
+    prior: Action,
+    rollout: Rollout = random_rollout,
+    budget: Budget | None = None,
+    past: Sequence[dict[str, Any]] = (),
+) -> Decision:
+    """PIMC: the candidate with the best mean deal payout over sampled worlds (see the module
+    docstring). `prior` is what the bot plays when no world could be drawn in time."""
+    budget = budget or Budget()
+    options = candidates(legal, rng, prior)
+    if len(options) == 1:
+        return Decision(options[0], 0, 0, [(options[0], 0.0)])
+    seat, deal = view["seat"], view["deal"]
+    determiniser = registry.get_game(view["game"]).determiniser
+    totals = [0] * len(options)
+    worlds = rollouts = 0
+    started = budget.clock()
+    out_of_time = None
+    if budget.iterations is None:
+        # A world that takes long to find (rejection) may not take the move past its budget.
+        def out_of_time() -> bool:
+            return budget.clock() - started >= budget.seconds
+
+    while True:
+        if budget.iterations is not None:
+            if worlds >= budget.iterations:
+                break
+        elif worlds and budget.clock() - started >= budget.seconds:
+            break
+        try:
+            world = determiniser.sample(
+                view, rng, past=past, max_tries=SAMPLE_TRIES, give_up=out_of_time
+            )
+        except NoWorld:
+            break
+        seed = rng.getrandbits(32)
+        for i, action in enumerate(options):
+            trial = world.clone()
+            try:
+                move, _ = trial.check(seat, action)
+            except EngineError:  # not legal in this world: it cannot be (the world fits the view)
+                continue
+            trial.play(seat, move)
+            totals[i] += _deal_payout(trial, seat, deal, rollout, random.Random(seed))
+            rollouts += 1
+        worlds += 1
+    COUNTS["worlds"] += worlds
+    COUNTS["rollouts"] += rollouts
+    if not worlds:
+        return Decision(prior, 0, 0, [(prior, 0.0)])
+    means = [(a, t / worlds) for a, t in zip(options, totals, strict=True)]
+    best = max(range(len(options)), key=lambda i: totals[i])  # the first best: the prior on ties
+    return Decision(options[best], worlds, rollouts, means)

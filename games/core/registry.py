@@ -1,0 +1,134 @@
+"""The games' registry: game name → engine, with what forms and the API need to know about it.
+
+Each game's package registers its engine here when it is imported (`register_game`); which
+games there are is said in one place, `games/registry.py`, one line a game. The rest of
+`games.core` looks games up here by name and never imports a game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.util import find_spec
+from typing import Any
+
+from games.core.base import Match
+from games.core.errors import EngineFault
+from games.core.variants import Flag
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the rest of Mediana knows about a game without touching its rules."""
+
+    name: str
+    display_name: str
+    seats: int
+    flags: tuple[Flag, ...]
+    engine: type[Match]
+
+    @property
+    def goal(self) -> str:
+        """The game's aim in one line (the engine's ``GOAL``)."""
+        return self.engine.GOAL
+
+    @property
+    def hints(self) -> dict[str, str]:
+        """Display hints: key → a short explanation the table shows on hover and tap (the
+        engine's ``HINTS``, English; ``games/core/hints.py``)."""
+        return dict(self.engine.HINTS)
+
+    def variant_schema(self) -> list[dict[str, Any]]:
+        """JSON schema of the variant flags (type, choices or range, default)."""
+        return [f.schema() for f in self.flags]
+
+    def validate_variant(self, variant: Any) -> dict[str, Any]:
+        """The full variant (defaults filled in); raises ``VariantError``."""
+        return self.engine.resolve_variant(variant)
+
+    def defaults(self) -> dict[str, Any]:
+        return {f.name: f.default for f in self.flags}
+
+    def provides(self, part: str) -> bool:
+        """Whether the game's package has the module `part` ("determiniser"), found without
+        importing it: what a bot level may need of a game (``games.core.bots.registry.Level``)."""
+        package = self.engine.__module__.rpartition(".")[0]
+        return bool(package) and find_spec(f"{package}.{part}") is not None
+
+    @property
+    def traveller(self) -> Callable[[dict[str, Any], Callable[[str], str]], str]:
+        """The game's line for one finished deal on a duplicate traveller
+        (``games/<game>/traveller.py``, its ``outcome(summary, gettext)``; ``games/core/
+        traveller.py``). ``KeyError`` for a game without one: a loud error, never a guess."""
+        package = self.engine.__module__.rpartition(".")[0]
+        try:
+            module = import_module(f"{package}.traveller")
+        except ModuleNotFoundError as missing:
+            raise KeyError(f"{self.name} has no traveller outcome") from missing
+        return module.outcome
+
+    @property
+    def determiniser(self) -> Any:
+        """The game's determiniser (``games/<game>/determiniser.py``, its ``DETERMINISER``):
+        worlds consistent with one seat's view, for search bots (docs/bots.md,
+        "Determinisers"). Imported on first use: the table server never needs it;
+        ``KeyError`` for a game without one."""
+        package = self.engine.__module__.rpartition(".")[0]
+        try:
+            module = import_module(f"{package}.determiniser")
+        except ModuleNotFoundError as missing:
+            raise KeyError(self.name) from missing
+        return module.DETERMINISER
+
+
+_SPECS: dict[str, GameSpec] = {}
+
+
+def register_game(engine: type[Match]) -> type[Match]:
+    """Register a game's engine (its package does, when imported); the order of registration
+    is the order of ``games()``. Registering the same engine again changes nothing."""
+    _SPECS[engine.GAME] = GameSpec(engine.GAME, engine.DISPLAY, engine.SEATS, engine.FLAGS, engine)
+    return engine
+
+
+def unregister_game(name: str) -> None:
+    """Take a game out of the registry (a test's toy game, when the test is over)."""
+    _SPECS.pop(name, None)
+
+
+def games() -> list[GameSpec]:
+    """All registered games, in registration order."""
+    return list(_SPECS.values())
+
+
+def game_names() -> list[str]:
+    return list(_SPECS)
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec of a game; ``KeyError`` for an unknown name."""
+    return _SPECS[name]
+
+
+def start_match(
+    game: str,
+    *,
+    dealer: int = 0,
+    variant: dict[str, Any] | None = None,
+    n_deals: int = 1,
+    seed: int | str | None = None,
+    deals: list[dict[str, Any]] | None = None,
+    players: list[str] | None = None,
+) -> Match:
+    """Start a match of ``game``: the first deal is dealt, the first seats may act."""
+    return get_game(game).engine(
+        dealer=dealer, variant=variant, n_deals=n_deals, seed=seed, deals=deals, players=players
+    )
+
+
+def load_match(data: dict[str, Any]) -> Match:
+    """Restore a match from ``Match.dump()``."""
+    spec = _SPECS.get(data.get("game"))  # type: ignore[arg-type]
+    if spec is None:
+        raise EngineFault(f"no engine for {data.get('game')!r}")
+    return spec.engine.load(data)

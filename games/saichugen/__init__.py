@@ -1,0 +1,8 @@
+"""Saichugen: everything of this game — its engine, determiniser and bots — in one package.
+
+Importing the package registers the game (``games/registry.py`` lists it)."""
+
+from games.core.registry import register_game
+from games.saichugen.engine import SaichugenMatch
+
+register_game(SaichugenMatch)
