@@ -1,8 +1,9 @@
 """The "How to play" pages: `/rules/` lists the games, `/games/<game>/` explains one.
 
-Each registered game has its rules page, `gameplay/templates/gameplay/rules/<game>.html` (it
-extends `rules/_page.html`), found by the game's registered name: nothing here names a game, and
-a name the registry does not know is a 404. The pages read no database table.
+Each registered game has its rules page in its own package, `games/<game>/site/rules.html` (it
+extends `gameplay/rules/_page.html`; served by `gameplay/game_site.py`), found by the game's
+registered name: nothing here names a game, and a name the registry does not know is a 404.
+The pages read no database table.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from games import catalogue
 def rules_template(game: str) -> str:
     """The template of a registered game's rules page (a game's "rules page" of
     docs/architecture.md)."""
-    return f"gameplay/rules/{game}.html"
+    return f"games/{game}/rules.html"
 
 
 def _described(flag: dict[str, Any]) -> dict[str, Any]:

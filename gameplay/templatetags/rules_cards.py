@@ -2,7 +2,7 @@
 
 A card is its record code (records.md: rank then suit, `TH` is the ten of hearts, `3d` the three of
 denari); `*` after a code marks the card that takes the trick, `?` is a card face down. The suit
-glyphs and colours are the table's (`static/js/table.js`, `static/js/games/mediatore.js`): the
+glyphs and colours are the table's (`static/js/table.js`, `games/mediatore/site/table.js`): the
 French suits are upper-case letters, the Italian ones lower-case, so no game is named here.
 """
 

@@ -189,8 +189,10 @@ class Match:
     # The codes a ``deal_summary`` part or note of this game may carry (stable: clients key their
     # texts on them)
     SUMMARY_CODES: ClassVar[frozenset[str]] = frozenset()
+    # The phases a seat acts in, as a view's ``phase`` names them ("over" is not one)
+    PHASES: ClassVar[tuple[str, ...]] = ("play",)
     # The reason codes of this game's ``why_not`` and ``IllegalAction.reason`` (stable, listed in
-    # docs/engines.md): the common ones and the game's own
+    # docs/engines.md and the game's README.md): the common ones and the game's own
     REASONS: ClassVar[frozenset[str]] = COMMON_REASONS
 
     # ------------------------------------------------------------------ game hooks

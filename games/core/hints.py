@@ -3,7 +3,7 @@
 The browser client holds no rules, so what a contract, a signal or a target *means* comes from the
 engine, beside the rules it explains: ``HINTS`` maps a stable key to one or two plain English
 sentences. The table page puts them in its config (``gameplay/views.py``, translated there) and the
-game's client module attaches them to what it draws (``static/js/games/<game>.js``).
+game's client module attaches them to what it draws (``games/<game>/site/table.js``).
 
 Keys, by what they explain:
 

@@ -10,10 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 from games.core.base import Match
 from games.core.errors import EngineFault
+from games.core.named import Registry
 from games.core.variants import Flag
 
 
@@ -49,20 +51,30 @@ class GameSpec:
     def defaults(self) -> dict[str, Any]:
         return {f.name: f.default for f in self.flags}
 
+    @property
+    def package(self) -> str:
+        """The game's package (``games.saichugen``): everything of the game lives in it."""
+        return self.engine.__module__.rpartition(".")[0]
+
+    @property
+    def site_dir(self) -> Path:
+        """The folder of the game's pages and browser code (``games/<game>/site/``): its rules
+        page ``rules.html`` and its table client ``table.js``, served as the template
+        ``games/<game>/rules.html`` and the static file ``games/<game>/table.js``."""
+        return Path(import_module(self.package).__file__).parent / "site"  # type: ignore[arg-type]
+
     def provides(self, part: str) -> bool:
         """Whether the game's package has the module `part` ("determiniser"), found without
         importing it: what a bot level may need of a game (``games.core.bots.registry.Level``)."""
-        package = self.engine.__module__.rpartition(".")[0]
-        return bool(package) and find_spec(f"{package}.{part}") is not None
+        return bool(self.package) and find_spec(f"{self.package}.{part}") is not None
 
     @property
     def traveller(self) -> Callable[[dict[str, Any], Callable[[str], str]], str]:
         """The game's line for one finished deal on a duplicate traveller
         (``games/<game>/traveller.py``, its ``outcome(summary, gettext)``; ``games/core/
         traveller.py``). ``KeyError`` for a game without one: a loud error, never a guess."""
-        package = self.engine.__module__.rpartition(".")[0]
         try:
-            module = import_module(f"{package}.traveller")
+            module = import_module(f"{self.package}.traveller")
         except ModuleNotFoundError as missing:
             raise KeyError(f"{self.name} has no traveller outcome") from missing
         return module.outcome
@@ -73,41 +85,41 @@ class GameSpec:
         worlds consistent with one seat's view, for search bots (docs/bots.md,
         "Determinisers"). Imported on first use: the table server never needs it;
         ``KeyError`` for a game without one."""
-        package = self.engine.__module__.rpartition(".")[0]
         try:
-            module = import_module(f"{package}.determiniser")
+            module = import_module(f"{self.package}.determiniser")
         except ModuleNotFoundError as missing:
             raise KeyError(self.name) from missing
         return module.DETERMINISER
 
 
-_SPECS: dict[str, GameSpec] = {}
+GAMES: Registry[str, GameSpec] = Registry("game")
 
 
 def register_game(engine: type[Match]) -> type[Match]:
     """Register a game's engine (its package does, when imported); the order of registration
     is the order of ``games()``. Registering the same engine again changes nothing."""
-    _SPECS[engine.GAME] = GameSpec(engine.GAME, engine.DISPLAY, engine.SEATS, engine.FLAGS, engine)
+    spec = GameSpec(engine.GAME, engine.DISPLAY, engine.SEATS, engine.FLAGS, engine)
+    GAMES.register(engine.GAME, spec)
     return engine
 
 
 def unregister_game(name: str) -> None:
     """Take a game out of the registry (a test's toy game, when the test is over)."""
-    _SPECS.pop(name, None)
+    GAMES.unregister(name)
 
 
 def games() -> list[GameSpec]:
     """All registered games, in registration order."""
-    return list(_SPECS.values())
+    return GAMES.values()
 
 
 def game_names() -> list[str]:
-    return list(_SPECS)
+    return GAMES.names()
 
 
 def get_game(name: str) -> GameSpec:
     """The spec of a game; ``KeyError`` for an unknown name."""
-    return _SPECS[name]
+    return GAMES.get(name)
 
 
 def start_match(
@@ -128,7 +140,7 @@ def start_match(
 
 def load_match(data: dict[str, Any]) -> Match:
     """Restore a match from ``Match.dump()``."""
-    spec = _SPECS.get(data.get("game"))  # type: ignore[arg-type]
+    spec = GAMES.find(data.get("game"))  # type: ignore[arg-type]
     if spec is None:
         raise EngineFault(f"no engine for {data.get('game')!r}")
     return spec.engine.load(data)

@@ -917,6 +917,7 @@ class MediatoreMatch(Match):
         self.phase = PLAY
         self.leader = self.turn = NEXT[self.dealer]
 
+    PHASES = tuple(p for p in PHASES if p != "over")
     SUMMARY_CODES = frozenset(
         {"cards", "monte_last_trick", "whole_points", "stake", "slam", "thrown_in"}
         | {"tricks", "thirds", "side_thirds"}  # the table

@@ -284,6 +284,7 @@ class SaichugenMatch(Match):
         best = max(totals)
         return [i for i in range(3) if totals[i] == best]
 
+    PHASES = ("commit",)
     SUMMARY_CODES = frozenset(
         {
             "round_banked",

@@ -931,6 +931,7 @@ class SchieberamschMatch(Match):
         self.phase = PLAY
         self.leader = self.turn = NEXT[self.dealer]
 
+    PHASES = tuple(p for p in PHASES if p != "over")
     SUMMARY_CODES = frozenset(
         {
             "trick_points",

@@ -644,6 +644,7 @@ class ThreeFiveEightMatch(Match):
         best = max(self.cum)
         return [seat for seat, total in enumerate(self.cum) if total == best]
 
+    PHASES = tuple(p for p in PHASES if p != "over")
     SUMMARY_CODES = frozenset(
         {"tricks", "target", "thrown_in"} | {"woburn", "trump", "targets", "balance"}  # + notes
     )

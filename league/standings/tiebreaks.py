@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import ClassVar
 
+from games.core.named import Registry
 from league.draws import lot_number
 
 from .errors import StandingsError, UnknownTiebreak
@@ -74,15 +75,14 @@ class Tiebreak:
         return str(self.cell(value))
 
 
-TIEBREAKS: dict[str, type[Tiebreak]] = {}
+TIEBREAKS: Registry[str, type[Tiebreak]] = Registry("tie-break", UnknownTiebreak)
 
 
 def register(cls: type[Tiebreak]) -> type[Tiebreak]:
     """Add a tie-break to the registry under its `name` (class decorator)."""
     if cls.name in TIEBREAKS:
         raise ValueError(f"two tie-breaks are named {cls.name!r}")
-    TIEBREAKS[cls.name] = cls
-    return cls
+    return TIEBREAKS.register(cls.name, cls)
 
 
 def tiebreak_choices() -> list[tuple[str, str]]:
@@ -92,10 +92,7 @@ def tiebreak_choices() -> list[tuple[str, str]]:
 
 def get_tiebreak(name: str) -> Tiebreak:
     """An instance of the tie-break called `name`, or `UnknownTiebreak` with the known names."""
-    try:
-        return TIEBREAKS[name]()
-    except KeyError:
-        raise UnknownTiebreak(name, tuple(TIEBREAKS)) from None
+    return TIEBREAKS.get(name)()
 
 
 def column_tiebreaks(names: Sequence[str]) -> list[tuple[int, Tiebreak]]:
@@ -112,7 +109,7 @@ def public_values(names: Sequence[str], values: Sequence[Value]) -> list[Value |
     keeps one place per configured tie-break, so a client pairing it with the event's
     `tiebreaks` still finds each value where it was. A name the registry no longer knows is
     hidden too: nothing vouches that its value may be read."""
-    registered = [TIEBREAKS.get(name) for name in names]
+    registered = [TIEBREAKS.find(name) for name in names]
     return [
         v if tb is not None and not tb.secret else None
         for tb, v in zip(registered, values, strict=False)
@@ -125,7 +122,7 @@ def validate_tiebreaks(names: Iterable[str]) -> None:
     for name in names:
         get_tiebreak(name)
         if name in seen:
-            raise StandingsError(f"The tie-break “{TIEBREAKS[name].label}” is listed twice.")
+            raise StandingsError(f"The tie-break “{TIEBREAKS.get(name).label}” is listed twice.")
         seen.add(name)
 
 

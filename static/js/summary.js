@@ -39,7 +39,7 @@
   // An engine line with its seat numbers as names (for a code the game's module does not word).
   const engineText = (text) => String(text || "").replace(/\b[Ss]eat (\d+)/g, (m, s) => name(Number(s)));
 
-  // The game's own words for its codes: its module's `summary` hook (static/js/games/<game>.js:
+  // The game's own words for its codes: its module's `summary` hook (games/<game>/site/table.js:
   // kinds, parts, notes, rows). Each is given `w`: the summary, the seat whose parts these are,
   // and the words above. Read when a summary is drawn: the core picks the game's hooks once the
   // page is parsed, after this file ran.

@@ -7,7 +7,8 @@
 //
 // This file knows the protocol and the pieces every game shares (the socket, seq and re-sends,
 // seats, clock, tricks, hand, prompt, scores, log, the end). What differs per game lives in
-// static/js/games/<game>.js, loaded after this file, which calls
+// the game's own module, games/<game>/site/table.js (served as static/games/<game>/table.js),
+// loaded after this file, which calls
 // `Mediana.registerGame(name, hooks)`; the page starts once the document is parsed, with the
 // hooks registered under the table's game (see HOOKS below for the list).
 (function () {
@@ -145,6 +146,8 @@
   //                            allows}, see pickCards), or undefined for the default
   //   dealRows(state, view)    the rows of "This deal"
   //   log(state, view)         the deal's log lines
+  //   acts                     {act: () => text}: the game's acts as a person reads them (a
+  //                            button, a picked card's badge, the log); play and pass are shared
   //   reasons                  {code: (params, message) => text}: the game's own reason codes
   //   summary                  the end of a deal in words (static/js/summary.js): {kinds: {kind:
   //                            text}, parts: {code: (part, w) => [line, label]}, notes: {code:
@@ -515,19 +518,15 @@
     return cap(actName(entry.act));
   }
 
-  // The protocol's acts as a person reads them (a button, a picked card's badge, the log).
+  // The acts every trick game has, as a person reads them; a game words its own (`acts`).
   const ACTS = {
     pass: () => pgettext("act", "pass"),
     play: () => pgettext("act", "play"),
-    commit: () => pgettext("act", "commit"),
-    bid: () => pgettext("act", "bid"),
-    trump: () => pgettext("act", "name trump"),
-    discard: () => pgettext("act", "discard"),
-    give: () => pgettext("act", "give"),
-    call: () => pgettext("act", "call"),
-    exchange: () => pgettext("act", "exchange"),
   };
-  const actName = (act) => (ACTS[act] ? ACTS[act]() : String(act).replace(/_/g, " "));
+  const actName = (act) => {
+    const word = (game.acts && game.acts[act]) || ACTS[act];
+    return word ? word() : String(act).replace(/_/g, " ");
+  };
 
   function actionData(entry) {
     const data = { act: entry.act };

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from gameplay.services import clocks, matches
 from tests.gameplay.conftest import (
@@ -54,9 +55,11 @@ def test_the_page_loads_the_client_core_and_only_its_own_games_module(client, pe
     ana = people[0]
     table = make_table(game, [ana], [f"bot{i}" for i in range(1, GAME_SEATS[game])])
     html = client.get(f"/tables/{table.id}/?token={token(table, 0)}").content.decode()
-    assert html.index("/static/js/table.js") < html.index(f"/static/js/games/{game}.js")
+    assert html.index("/static/js/table.js") < html.index(f"/static/games/{game}/table.js")
     for other in GAME_SEATS.keys() - {game}:
-        assert f"js/games/{other}.js" not in html
+        assert f"games/{other}/" not in html
+    # served from the game's package by gameplay/game_site.py
+    assert finders.find(f"games/{game}/table.js").endswith(f"games/{game}/site/table.js")
 
 
 def test_a_table_without_spectators_is_closed_to_outsiders_and_wrong_tokens(client, people):

@@ -217,9 +217,11 @@ def test_the_codes_of_every_game_are_documented(game):
     assert engine.REASONS >= COMMON_REASONS
     docs = (ROOT / "docs" / "engines.md").read_text()
     section = re.split(r"\n#{2,3} ", docs.split("### Why not: reasons", 1)[1], maxsplit=1)[0]
-    row = next(line for line in section.splitlines() if line.startswith(f"| `{game}`"))
     common = next(line for line in section.splitlines() if line.startswith("| every game"))
-    documented = set(re.findall(r"`([a-z_]+)`", row + common)) - {game}
+    # the game's own codes: its package's README.md, section "Reasons"
+    readme = (get_game(game).site_dir.parent / "README.md").read_text()
+    own = re.split(r"\n## ", readme.split("\n## Reasons\n", 1)[1], maxsplit=1)[0]
+    documented = set(re.findall(r"`([a-z_]+)`", own + common)) - {game}
     assert documented == set(engine.REASONS)
 
 

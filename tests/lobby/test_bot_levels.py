@@ -3,6 +3,7 @@ wherever levels are offered, and a level a game cannot run is offered nowhere fo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,15 +27,15 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def toy_level(monkeypatch: pytest.MonkeyPatch) -> str:
+def toy_level() -> Iterator[str]:
     """A casual level "toy" for every game, between random and basic, gone after the test."""
-    monkeypatch.setattr(registry, "_LEVELS", dict(registry._LEVELS))
-    monkeypatch.setattr(registry, "_BOTS", dict(registry._BOTS))
     registry.define_level("toy", gettext_noop("Toy"), rank=5, casual=True)
     registry.register(registry.ANY_GAME, "toy", "plays the first legal action")(
         lambda view, legal, rng: dict(legal[0])
     )
-    return "toy"
+    yield "toy"
+    registry.unregister(registry.ANY_GAME, "toy")
+    registry.LEVELS.unregister("toy")
 
 
 class Toy(SchieberamschMatch):

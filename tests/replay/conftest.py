@@ -5,22 +5,10 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from gameplay.models import Table
-from gameplay.runtime import cache
 from gameplay.services import matches, play
 from games.core.bots.common import expand_random
-
-
-@pytest.fixture(autouse=True)
-def quick_tables(settings):
-    """Bots move at once, no background sweeper, a fresh match cache (as tests/gameplay)."""
-    settings.GAMEPLAY_BOT_DELAY = 0
-    settings.GAMEPLAY_EMBEDDED_SWEEPER = False
-    cache.forget()
-    yield
-    cache.forget()
+from tests.gameplay.conftest import quick_tables  # noqa: F401  (autouse: bots at once, no sweeper, fresh cache)
 
 
 def play_out(table: Table, seed: int = 1) -> Table:

@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 
 from gameplay import api
 from gameplay.rules_views import rules_template
@@ -143,9 +145,16 @@ CLASS_BLOCK = re.compile(r"{%\s*block main_class\s*%}.*?{%\s*endblock\s*%}")
 BRAND = "Mediana"
 
 
+def rules_source(name: str) -> Path:
+    """A shared rules template (`_page`, `_flag`, `index`) or a game's own rules page."""
+    if name in GAMES:
+        return registry.get_game(name).site_dir / "rules.html"
+    return TEMPLATES / "gameplay" / "rules" / f"{name}.html"
+
+
 @pytest.mark.parametrize("name", ["_page", "_flag", "index", *GAMES])
 def test_every_sentence_of_a_rules_page_is_marked_for_translation(name):
-    source = (TEMPLATES / "gameplay" / "rules" / f"{name}.html").read_text()
+    source = rules_source(name).read_text()
     text = CLASS_BLOCK.sub(" ", COMMENTS.sub(" ", source)).replace(BRAND, " ")
     text = BLOCKS.sub(" ", text)
     text = TEMPLATE_TAG.sub(" ", text)
@@ -156,8 +165,15 @@ def test_every_sentence_of_a_rules_page_is_marked_for_translation(name):
 
 
 def test_the_template_is_found_by_the_games_registered_name():
+    """In the game's own package (games/<game>/site/rules.html), by the loader of
+    gameplay/game_site.py; a name no game has is not found."""
     for game in GAMES:
-        assert (TEMPLATES / rules_template(game)).is_file()
+        origin = get_template(rules_template(game)).origin
+        assert Path(origin.name) == registry.get_game(game).site_dir / "rules.html"
+    with pytest.raises(TemplateDoesNotExist):
+        get_template(rules_template("no_such_game"))
+    with pytest.raises(TemplateDoesNotExist):
+        get_template(f"games/{GAMES[0]}/../../registry.py")
 
 
 # ---------------------------------------------------------------- the links to them

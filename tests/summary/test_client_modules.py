@@ -2,8 +2,9 @@
 
 `static/js/table.js` (the protocol core) and `static/js/summary.js` (the deal summary's frame)
 serve every game; a game's summary codes, its own reason codes and its name live only in
-`static/js/games/<game>.js` (docs/browser.md), and the arithmetic of a summary comes from the
-parts' `op`, not from a list of codes. A static scan, against what the engines declare.
+the game's own module, `games/<game>/site/table.js` (docs/browser.md), and the arithmetic of a
+summary comes from the parts' `op`, not from a list of codes. A static scan, against what the
+engines declare.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def test_the_shared_files_have_no_switch_over_codes():
 @pytest.mark.parametrize("game", game_names())
 def test_each_games_module_words_its_own_codes(game):
     """Every summary code and own reason code of the engine is a key of its module."""
-    found = keys_and_strings((JS / "games" / f"{game}.js").read_text(encoding="utf-8"))
+    found = keys_and_strings((get_game(game).site_dir / "table.js").read_text(encoding="utf-8"))
     engine = get_game(game).engine
     missing = (engine.SUMMARY_CODES | own_reasons(game)) - found
-    assert not missing, f"static/js/games/{game}.js does not word {sorted(missing)}"
+    assert not missing, f"games/{game}/site/table.js does not word {sorted(missing)}"

@@ -5,20 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engines import oracles
+from tests.gameplay.conftest import quick_tables  # noqa: F401  (autouse: bots at once, no sweeper, fresh cache)
 from tests.toygame import GAME, registered
 from tests.toygame import oracles as toy_oracles
-
-
-@pytest.fixture(autouse=True)
-def quick_tables(settings):
-    """Bots move at once, no background sweeper, a fresh match cache (as tests/gameplay)."""
-    from gameplay.runtime import cache
-
-    settings.GAMEPLAY_BOT_DELAY = 0
-    settings.GAMEPLAY_EMBEDDED_SWEEPER = False
-    cache.forget()
-    yield
-    cache.forget()
 
 
 @pytest.fixture

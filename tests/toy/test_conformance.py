@@ -14,6 +14,7 @@ from tests.bots import test_registry, test_strong
 from tests.determinisers import test_determinisers
 from tests.engines import test_commitment, test_deal_summary, test_properties, test_why_not
 from tests.replay import test_steps
+from tests.summary import test_client_modules
 
 SUITES = (
     test_properties,
@@ -24,15 +25,8 @@ SUITES = (
     test_registry,
     test_strong,
     test_steps,
+    test_client_modules,
 )
-# Checks that cannot pass for a game that is not a product game, and why (strict: they fail).
-KNOWN = {
-    # outside tests/: docs/engines.md lists each game's reason codes in a row of its own
-    # ("Why not: reasons"), which this check reads
-    "test_the_codes_of_every_game_are_documented": "docs/engines.md has no row for the toy",
-    # the check expects at least three phases of every game but Saichugen, which it names
-    "test_strong_plays_a_legal_action_in_every_phase": "test_strong.py:62 names saichugen",
-}
 
 
 def _runs() -> list:
@@ -51,8 +45,6 @@ def _runs() -> list:
                         extra += value.marks
                         value = value.values[0]
                     kwargs[mark.args[0]] = value
-                if name in KNOWN:
-                    extra.append(pytest.mark.xfail(strict=True, reason=KNOWN[name]))
                 label = "-".join([module.__name__.rpartition(".")[2], name, *map(str, combo)])
                 runs.append(pytest.param(test, kwargs, id=label, marks=extra))
     return runs

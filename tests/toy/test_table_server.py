@@ -4,9 +4,13 @@ the product's games)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.staticfiles import finders
 
+from gameplay.game_site import GameStatic
 from gameplay.models import Action, Table
 from gameplay.services import matches
 from games.core.records import replay_record, score_record
@@ -104,6 +108,18 @@ def test_the_table_page(client):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("toy_game")
-@pytest.mark.xfail(strict=True, reason="no gameplay/templates/gameplay/rules/toy.html")
-def test_the_table_pages_how_to_play_link(client):
-    assert client.get("/games/toy/").status_code == 200
+def test_the_games_pages_and_client_come_from_its_package(client):
+    """Its rules page and its table client live in tests/toygame/site/ (gameplay/game_site.py)."""
+    page = client.get("/games/toy/")
+    assert page.status_code == 200
+    assert "Each seat scores 3 x its tricks, less 4." in page.content.decode()
+    table = bots_table(n_deals=1)
+    assert "/static/games/toy/table.js" in client.get(f"/tables/{table.id}/").content.decode()
+    served = Path(finders.find("games/toy/table.js"))
+    assert 'M.registerGame("toy"' in served.read_text()
+    assert finders.find("games/toy/rules.html") is None
+    assert finders.find("games/toy/../engine.py") is None
+    # what collectstatic gathers: the client, never the template
+    listed = {f"{storage.prefix}/{path}" for path, storage in GameStatic().list([])}
+    assert "games/toy/table.js" in listed
+    assert "games/toy/rules.html" not in listed

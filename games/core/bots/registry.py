@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.hints import gettext_noop
+from games.core.named import Registry
 from games.core.registry import get_game
 
 Chooser = Callable[..., dict[str, Any]]  # (view, legal, rng[, budget=, past=]) -> action
@@ -57,7 +58,7 @@ class Level:
         return all(spec.provides(part) for part in self.needs)
 
 
-_LEVELS: dict[str, Level] = {}
+LEVELS: Registry[str, Level] = Registry("bot level")
 
 
 def define_level(
@@ -65,18 +66,14 @@ def define_level(
 ) -> Level:
     """Define a level and its traits, once, before its bots are registered (`label`: English,
     marked with `gettext_noop`)."""
-    if name in _LEVELS:
+    if name in LEVELS:
         raise ValueError(f"bot level {name!r} is defined twice")
-    _LEVELS[name] = Level(name, label, rank, casual, tuple(needs))
-    return _LEVELS[name]
+    return LEVELS.register(name, Level(name, label, rank, casual, tuple(needs)))
 
 
 def level(name: str) -> Level:
     """The traits of a level; `KeyError` for an unknown one."""
-    try:
-        return _LEVELS[name]
-    except KeyError:
-        raise KeyError(f"no bot level {name!r}") from None
+    return LEVELS.get(name)
 
 
 # The level every game has its own bot of (`games/<game>/bots.py`), and the default one.
@@ -95,7 +92,7 @@ class BotLevel:
     rollout: bool = True  # cheap enough to play out a searched deal's every move
 
 
-_BOTS: dict[tuple[str, str], BotLevel] = {}
+BOTS: Registry[tuple[str, str], BotLevel] = Registry("bot")
 
 
 def register(
@@ -112,12 +109,12 @@ def register(
 
     def decorate(choose: Chooser) -> Chooser:
         key = (game, level)
-        if key in _BOTS:
+        if key in BOTS:
             raise ValueError(f"bot {level!r} of {game!r} is registered twice")
-        if level not in _LEVELS:
+        if level not in LEVELS:
             raise ValueError(f"bot level {level!r} is not defined (define_level)")
         text = description or (choose.__doc__ or "").strip()
-        _BOTS[key] = BotLevel(game, level, choose, text, searches, rollout)
+        BOTS.register(key, BotLevel(game, level, choose, text, searches, rollout))
         return choose
 
     return decorate
@@ -125,16 +122,16 @@ def register(
 
 def unregister(game: str, level: str) -> None:
     """Take a game's bot out of the registry (a test's toy game, when the test is over)."""
-    _BOTS.pop((game, level), None)
+    BOTS.unregister((game, level))
 
 
 def _ordered(names: set[str]) -> list[str]:
-    return sorted(names, key=lambda lv: (_LEVELS[lv].rank, lv))
+    return sorted(names, key=lambda lv: (LEVELS.get(lv).rank, lv))
 
 
 def get_bot(game: str, level: str) -> BotLevel:
     """The bot of this game at this level; `KeyError` when there is none."""
-    bot = _BOTS.get((game, level)) or _BOTS.get((ANY_GAME, level))
+    bot = BOTS.find((game, level)) or BOTS.find((ANY_GAME, level))
     if bot is None:
         raise KeyError(f"no {level!r} bot for {game!r}")
     return bot
@@ -143,12 +140,12 @@ def get_bot(game: str, level: str) -> BotLevel:
 def levels(game: str) -> list[str]:
     """The levels that can play `game`, weakest first: those with a bot for it (its own or one
     for every game) whose needs the game has."""
-    return _ordered({lv for g, lv in _BOTS if g in (game, ANY_GAME) and _LEVELS[lv].serves(game)})
+    return _ordered({lv for g, lv in BOTS if g in (game, ANY_GAME) and LEVELS.get(lv).serves(game)})
 
 
 def all_levels() -> list[str]:
     """Every level name known, weakest first."""
-    return _ordered({lv for _, lv in _BOTS})
+    return _ordered({lv for _, lv in BOTS})
 
 
 def choose_action(

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import re
 
+from games.core.named import Registry
 from league.scheduling.errors import SchedulingError
 from league.scheduling.formats.base import Format
 
 # Event.format is a 12-character column; a lowercase name also reads well in the API.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,11}")
-_FORMATS: dict[str, Format] = {}
+FORMATS: Registry[str, Format] = Registry(
+    "format",
+    lambda name, known: SchedulingError(
+        f"Unknown format {name!r}; choose one of {', '.join(known)}."
+    ),
+)
 
 
 def register(fmt: Format) -> Format:
@@ -22,24 +28,21 @@ def register(fmt: Format) -> Format:
     name = getattr(fmt, "name", None)
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValueError(f"a format's name is 1-12 lowercase letters, digits or _, not {name!r}")
-    if name in _FORMATS:
+    if name in FORMATS:
         raise ValueError(f"a format called {name!r} is registered already")
-    _FORMATS[name] = fmt
-    return fmt
+    return FORMATS.register(name, fmt)
 
 
 def unregister(name: str) -> None:
     """Take a format back (tests that register one of their own)."""
-    _FORMATS.pop(name, None)
+    FORMATS.unregister(name)
 
 
 def get_format(name: str) -> Format:
     """The format called `name`; an unknown name is a SchedulingError the organizer can read."""
-    if isinstance(name, str) and name in _FORMATS:
-        return _FORMATS[name]
-    raise SchedulingError(f"Unknown format {name!r}; choose one of {', '.join(_FORMATS)}.")
+    return FORMATS.get(name)
 
 
 def formats() -> list[Format]:
     """Every registered format, in registration order."""
-    return list(_FORMATS.values())
+    return FORMATS.values()

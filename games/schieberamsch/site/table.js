@@ -100,6 +100,7 @@
   };
 
   M.registerGame("schieberamsch", {
+    acts: { discard: () => pgettext("act", "discard") },
     reasons: REASONS,
     summary: SUMMARY,
     // The four jacks (the trumps) first, then the plain suits A T K Q 9 8 7.

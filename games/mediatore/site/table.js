@@ -152,6 +152,10 @@
   };
 
   M.registerGame("mediatore", {
+    acts: {
+      bid: () => pgettext("act", "bid"), call: () => pgettext("act", "call"), discard: () => pgettext("act", "discard"),
+      exchange: () => pgettext("act", "exchange"), give: () => pgettext("act", "give"),
+    },
     reasons: REASONS,
     summary: SUMMARY,
     deck: {

@@ -31,6 +31,7 @@
   };
 
   M.registerGame("saichugen", {
+    acts: { commit: () => pgettext("act", "commit") },
     reasons: REASONS,
     summary: SUMMARY,
     // The strength order itself (A lowest; equal ranks C < D < H < S).

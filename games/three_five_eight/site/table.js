@@ -34,6 +34,10 @@
   };
 
   M.registerGame("three_five_eight", {
+    acts: {
+      bid: () => pgettext("act", "bid"), trump: () => pgettext("act", "name trump"), discard: () => pgettext("act", "discard"),
+      give: () => pgettext("act", "give"),
+    },
     reasons: REASONS,
     summary: SUMMARY,
     // The trump suit first, then suits alternating in colour, high to low.
