@@ -26,8 +26,10 @@ $(VENV)/.bench: requirements/bench.txt $(VENV)/.dev
 	$(BIN)/pip install --quiet -r requirements/bench.txt
 	touch $@
 
-## run: install, migrate, load the demo and serve HTTP + WebSockets on 127.0.0.1:8000
-## (with REDIS_URL set, also a Celery worker with beat: bots and clocks need one there)
+## run: install, migrate, load the demo and serve HTTP + WebSockets on 127.0.0.1:8000 (SITE_URL,
+## the links in mailed notices, follows HOST and PORT); the server runs beat's schedule itself
+## (with REDIS_URL set, a Celery worker with beat runs beside it instead: bots, clocks, reminders)
+run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: $(VENV)/.base
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --no-input
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo --base-url http://$(HOST):$(PORT)
@@ -57,7 +59,8 @@ format: $(VENV)/.dev
 worker: $(VENV)/.base
 	$(BIN)/celery -A config worker -Q celery,bots --loglevel=info
 
-## beat: the Celery scheduler for periodic tasks (turn clocks), one per deployment
+## beat: the Celery scheduler for the periodic tasks (CELERY_BEAT_SCHEDULE), one per deployment
+## with a broker (without one, the server runs the schedule itself)
 beat: $(VENV)/.base
 	mkdir -p var
 	$(BIN)/celery -A config beat --schedule var/celerybeat-schedule --loglevel=info

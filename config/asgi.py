@@ -1,6 +1,7 @@
 """ASGI entry point: Django for HTTP, Channels for WebSockets (served by Daphne or uvicorn)."""
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -23,9 +24,35 @@ async def http(scope, receive, send) -> None:
     await django_asgi_app(scope, receive, send)
 
 
+async def lifespan(scope, receive, send) -> None:
+    """uvicorn's start and stop of the server: in the embedded mode beat's schedule (reminders,
+    deadline policies, clocks, sweeps) runs from the start, not from the first request."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            runner.start_embedded_services()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await runner.stop_embedded_services()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def _start_with_daphne() -> None:
+    """Daphne (`manage.py runserver`) sends no lifespan events: start the embedded services when
+    its Twisted reactor starts, on the asyncio loop that serves every connection. The reactor is
+    installed in every process (the daphne app), but only Daphne runs it."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None:
+        reactor.callWhenRunning(reactor.callLater, 0, runner.start_embedded_services)
+
+
+_start_with_daphne()
+
 application = ProtocolTypeRouter(
     {
         "http": http,
+        "lifespan": lifespan,
         "websocket": OriginIfPresentValidator(
             WebSocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -207,7 +207,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-# Turn clocks: one beat process applies due timeouts (claimed once per seq, so overlap is safe).
+# The periodic tasks: run by one beat process with a real broker, and by the server process
+# itself in the embedded mode (GAMEPLAY_EMBEDDED_SWEEPER, below). The one list of both.
+# Turn clocks: due timeouts applied (claimed once per seq, so overlap is safe).
 CELERY_BEAT_SCHEDULE = {
     "gameplay-sweep-clocks": {
         "task": "gameplay.sweep_clocks",
@@ -262,8 +264,9 @@ GAMEPLAY_BYTES_BURST = env_int("GAMEPLAY_BYTES_BURST", 2 * MAX_FRAME_BYTES, mini
 # uvicorn gets the same cap on its command line, `--ws-max-size` (config/websocket_frames.py).
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = MAX_FRAME_BYTES
 DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
-GAMEPLAY_CLOCK_SWEEP_SECONDS = 1.0
-# Embedded mode (eager Celery ignores countdowns): the server process sweeps clocks itself.
+# Embedded mode (eager Celery, no beat): the server process runs CELERY_BEAT_SCHEDULE itself,
+# from the moment it starts serving (gameplay/runtime/beat.py): clocks, reminders, deadline
+# policies, sweeps. Off in the tests, which run the tasks themselves.
 GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
 # Embedded mode: the league's work at the end of a match runs on a thread beside the server,
 # not inline on the final move's (league/queue.py, `run_beside`).
@@ -389,7 +392,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "mediana@localhost"
-# The site's public address, for the links in e-mailed notices (a Celery task has no request).
+# The site's public address, for the links in e-mailed notices (a Celery task has no request);
+# `make run` sets it to the address it serves (HOST, PORT) unless it is set.
 SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
 # How many hours before a round's deadline its players without a result are reminded.
 LEAGUE_DEADLINE_REMINDER_HOURS = env_int("LEAGUE_DEADLINE_REMINDER_HOURS", 24, minimum=1)

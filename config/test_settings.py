@@ -25,6 +25,9 @@ CELERY_TASK_ALWAYS_EAGER = True
 # The end of a match is counted inline, so a test sees its result when the move returns; the
 # tests of the thread beside the server turn it on and wait for it (`league.queue.settle`).
 LEAGUE_EMBEDDED_BESIDE = False
+# No schedule of beat's in a test's event loop (tests run the tasks themselves, under their own
+# clocks); the tests of the embedded schedule turn it on.
+GAMEPLAY_EMBEDDED_SWEEPER = False
 CELERY_BROKER_URL = "memory://"
 CELERY_RESULT_BACKEND = "cache+memory://"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,11 +1,12 @@
 """Where bot moves and clock sweeps run: Celery at scale, the server process when embedded.
 
 With a real broker a bot move is a Celery task with a countdown, and Celery beat runs the clock
-sweeper; bot moves go to their own queue, `bots` (`CELERY_TASK_ROUTES`), so that a burst of
-searching does not delay the clock sweeps or the standings. Eager Celery (the embedded mode)
-ignores countdowns and runs tasks inline, so inside a server process a bot move is read and
-applied on its event loop and thought in the process pool beside it (`runtime.thinkers`), and
-a background task sweeps the clocks;
+sweeper (and every other periodic task); bot moves go to their own queue, `bots`
+(`CELERY_TASK_ROUTES`), so that a burst of searching does not delay the clock sweeps or the
+standings. Eager Celery (the embedded mode) ignores countdowns and runs tasks inline, so inside a
+server process a bot move is read and applied on its event loop and thought in the process pool
+beside it (`runtime.thinkers`), and the server runs beat's schedule itself (`runtime.beat`:
+clocks, reminders, deadline policies, sweeps) from the moment it starts serving;
 outside one (management commands, tests) bot moves run inline, one after the other (a queue, not
 recursion: a bots-only match is hundreds of moves). Either way it runs the gameplay tasks by
 name (`gameplay.queue`), never importing the services they call.
@@ -20,17 +21,18 @@ import threading
 import weakref
 from collections import deque
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from gameplay import queue
+from gameplay.runtime.beat import EmbeddedBeat
 
 logger = logging.getLogger(__name__)
 
 _local = threading.local()
 _server_loop: asyncio.AbstractEventLoop | None = None
-_sweeping: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
-_tasks: set[asyncio.Task] = set()
+_beats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, EmbeddedBeat] = (
+    weakref.WeakKeyDictionary()
+)
 _bot_tasks: set[asyncio.Task] = set()
 _in_flight: set[tuple[str, int]] = set()  # bot moves this process's loop is reading or thinking
 
@@ -103,32 +105,35 @@ def _run_inline(table_id: str, seq: int) -> None:
 
 
 def start_embedded_services() -> None:
-    """In the embedded mode, make this event loop run bot moves and sweep clocks.
+    """In the embedded mode, make this event loop run bot moves and beat's schedule.
 
-    Called by the table consumer on connect (there is no other hook into the server's loop);
-    does nothing with a real Celery broker, where workers and beat do this work.
+    Called when the server starts serving (`config.asgi`: uvicorn's lifespan start, Daphne's
+    reactor start), and again by every request and table connection (a server that announces
+    neither); once per loop. Does nothing with a real Celery broker, where workers and beat do
+    this work, and starts no schedule with `GAMEPLAY_EMBEDDED_SWEEPER` off (tests).
     """
     global _server_loop
     if not _eager():
         return
     loop = asyncio.get_running_loop()
     _server_loop = loop
-    if loop in _sweeping or not getattr(settings, "GAMEPLAY_EMBEDDED_SWEEPER", True):
+    if loop in _beats or not getattr(settings, "GAMEPLAY_EMBEDDED_SWEEPER", True):
         return
-    _sweeping.add(loop)
-    _tasks.add(loop.create_task(_sweep_forever()))  # a reference, or it may be collected
+    # The first clock sweep of this process re-queues every overdue bot at once: bots that were
+    # due when the previous process stopped are queued nowhere (eager Celery ran them on that
+    # process's loop), so they are queued again now, not GAMEPLAY_BOT_REQUEUE_AFTER later.
+    beat = EmbeddedBeat(settings.CELERY_BEAT_SCHEDULE, first_args={queue.SWEEP_CLOCKS: (0.0,)})
+    _beats[loop] = beat
+    beat.start()
 
 
-async def _sweep_forever() -> None:
-    interval = float(getattr(settings, "GAMEPLAY_CLOCK_SWEEP_SECONDS", 1.0))
-    # First sweep of this process: bots that were due when the previous process stopped are
-    # queued nowhere (eager Celery ran them on that process's loop), so re-queue every overdue
-    # bot now instead of after GAMEPLAY_BOT_REQUEUE_AFTER.
-    bot_grace: float | None = 0.0
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await database_sync_to_async(queue.run_here)(queue.SWEEP_CLOCKS, bot_grace)
-        except Exception:
-            logger.exception("clock sweep failed")
-        bot_grace = None
+def embedded_beat() -> EmbeddedBeat | None:
+    """The schedule this event loop runs, if it runs one."""
+    return _beats.get(asyncio.get_running_loop())
+
+
+async def stop_embedded_services() -> None:
+    """The server is stopping: run nothing more of the schedule, let the runs under way end."""
+    beat = _beats.pop(asyncio.get_running_loop(), None)
+    if beat is not None:
+        await beat.stop()
