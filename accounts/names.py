@@ -52,9 +52,15 @@ def text_problem(text: str) -> str | None:
     ) % {"char": described}
 
 
+def nfc(text: str) -> str:
+    """`text` in NFC: "Zoë" typed with a combining diaeresis (NFD, as some keyboards and macOS
+    file names give it) is the same string as "Zoë" typed with one key."""
+    return unicodedata.normalize("NFC", text or "")
+
+
 def tidy(text: str) -> str:
     """A typed name as it is kept: NFC, without surrounding blanks (check `text_problem`)."""
-    return unicodedata.normalize("NFC", text or "").strip()
+    return nfc(text).strip()
 
 
 def validate_typed_name(value: str) -> None:

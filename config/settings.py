@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "axes",
     "csp",  # the Content Security Policy (below) and its system checks
+    "django_countries",  # Player.country: ISO 3166 codes, their names in every language
     "allauth",
     "allauth.account",
     "accounts",

@@ -15,8 +15,9 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
 
-from accounts.names import validate_typed_name
+from accounts.names import nfc, validate_typed_name
 from accounts.skeleton import name_skeleton
 from games import catalogue
 from league.scheduling.errors import SchedulingError
@@ -58,7 +59,9 @@ class Player(models.Model):
         help_text="a built-in bot: the level that plays its seats (docs/bots.md); blank for "
         "people and bot accounts",
     )
-    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. IT")
+    # An ISO 3166 code ("IT"), shown by its translated name (`player.country.name`); the
+    # services refuse any other text (league.services.players.country_code).
+    country = CountryField(blank=True, help_text="ISO 3166 code, e.g. IT")
     club = models.CharField(max_length=80, blank=True, validators=[validate_typed_name])
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(
@@ -85,7 +88,9 @@ class Player(models.Model):
         return f"{self.name} (bot)" if self.is_bot else self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Keep `name_skeleton` with the name (a save of the name saves it too)."""
+        """Keep the name in NFC (the services do already: this catches the admin and scripts)
+        and `name_skeleton` with it (a save of the name saves it too)."""
+        self.name = nfc(self.name)
         self.name_skeleton = name_skeleton(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:

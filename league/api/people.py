@@ -165,9 +165,9 @@ class EntryImport(EventScopedMixin, APIView):
             return Response(
                 {"detail": str(exc), "problems": exc.problems}, status=status.HTTP_400_BAD_REQUEST
             )
-        return Response(
-            [_entry_data(entry.pk) for entry in entries], status=status.HTTP_201_CREATED
-        )
+        # The entries as made (their players attached): no query a row.
+        data = s.EntrySerializer(entries, many=True).data
+        return Response(data, status=status.HTTP_201_CREATED)
 
 
 # --- co-organizers ----------------------------------------------------------------------------

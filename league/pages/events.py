@@ -10,8 +10,9 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
+from accounts.collation import sorted_by_name
 from gameplay import api as gameplay
 from games import catalogue
 from league import csv_safe
@@ -109,7 +110,11 @@ def people_context(request: HttpRequest, event: Event, entries: QuerySet[Entry])
     """The event page's people: its organizers, the entries that withdrew before they played
     (listed apart), and the visitor's sign-up (league.services.registration); a fixed number of
     queries whatever the number of entries."""
-    rows = list(entries.annotate(played=ExpressionWrapper(played_in(event), BooleanField())))
+    rows = sorted_by_name(
+        entries.annotate(played=ExpressionWrapper(played_in(event), BooleanField())),
+        lambda entry: entry.player.name,
+        get_language(),
+    )
     standing = registration.standing(event, request.user)
     shown = event.signup_open or standing.entry is not None or standing.waiting_position
     return {

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
+from django_countries.fields import Country
 
+from accounts.collation import sorted_by_name
 from games import catalogue
 from league.models import Rating
 from league.ratings.compute import MODEL_NAME
@@ -40,7 +44,13 @@ def ratings_leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     provisional = Paginator(
         leaderboard(game, club=club, country=country, provisional=True), PAGE_SIZE
     ).get_page(request.GET.get("provisional_page"))
-    clubs, countries = filter_choices(game)
+    clubs, codes = filter_choices(game)
+    language = get_language()
+    clubs = sorted_by_name(clubs, str, language)
+    # (code, name): the names in the reader's language and alphabet (django-countries).
+    countries = sorted_by_name(
+        [(code, Country(code).name or code) for code in codes], itemgetter(1), language
+    )
     query = {k: v for k, v in (("club", club), ("country", country)) if v}
     # Each pager's links keep the filters and the other list's page (omitted when it is 1).
     keep_provisional = {"provisional_page": provisional.number} if provisional.number > 1 else {}

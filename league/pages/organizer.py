@@ -15,14 +15,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef
-from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.collation import sorted_by_name
 from games import catalogue
 from league.errors import LeagueError
 from league.forms.events import DealSetForm, EntryForm, EventForm
@@ -186,6 +187,11 @@ def event_close(request: HttpRequest, event: Event) -> HttpResponse:
     return _done(request, event, "Event closed: no more rounds or results.")
 
 
+def entry_name(entry: Entry) -> str:
+    """What lists of entries are sorted by (accounts.collation: the reader's alphabet)."""
+    return entry.player.name
+
+
 @organizer_view
 def entries(request: HttpRequest, event: Event) -> HttpResponse:
     form = EntryForm(request.POST or None)
@@ -208,9 +214,8 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
         .select_related("player")
         .annotate(played=ExpressionWrapper(Exists(in_a_round) | Exists(bye), BooleanField()))
         .annotate(may_invite=claim_services.can_invite_expression(request.user))
-        .order_by(Lower("player__name"))
     )
-    rows = list(rows)
+    rows = sorted_by_name(rows, entry_name, get_language())  # "Łukasz" beside "Lukas"
     context = {
         "event": event,
         "form": form,

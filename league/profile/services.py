@@ -6,7 +6,6 @@ having that user (the profile view passes `request.user`).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -18,6 +17,7 @@ from league.errors import LeagueError
 from league.models import Entry, Player, RatingHistory
 from league.services.players import (
     bot_word_problem,
+    country_code,
     lookalike,
     lookalike_problem,
     player_for_user,
@@ -26,7 +26,6 @@ from league.services.players import (
 from league.services.standings import touch_standings
 
 NAME_MAX_LENGTH = Player._meta.get_field("name").max_length
-COUNTRY_CODE = re.compile(r"[A-Z]{2}")
 
 
 def name_problem(name: str, *, player: Player | None = None, bot: bool = False) -> str | None:
@@ -60,11 +59,9 @@ def name_problem(name: str, *, player: Player | None = None, bot: bool = False) 
 
 
 def clean_country(code: str) -> str:
-    """An ISO 3166 two-letter code in capitals ("it" → "IT"), or "" for none."""
-    code = (code or "").strip().upper()
-    if code and not COUNTRY_CODE.fullmatch(code):
-        raise LeagueError(_("A country is its two-letter ISO 3166 code, for example IT or JP."))
-    return code
+    """An ISO 3166 two-letter code in capitals ("it" → "IT"), or "" for none: the players'
+    rule (`players.country_code`), "XX" refused."""
+    return country_code(code)
 
 
 def has_rated_game(player: Player) -> bool:

@@ -14,14 +14,16 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from accounts import names
 from league.errors import LeagueError
 from league.models import Event, Player
 from league.services.permissions import check_can_manage
 
 
 def account_named(name: str) -> Any:
-    """The active account called `name`: its user name or its player's name, in any case."""
-    name = (name or "").strip()
+    """The active account called `name`: its user name or its player's name, in any case
+    (NFC, as names are kept: accounts.names)."""
+    name = names.tidy(name)
     if not name:
         raise LeagueError(_("give the account's name (its user name or player name)"))
     User = get_user_model()

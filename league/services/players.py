@@ -4,7 +4,10 @@ Entries (`enter_player`), round plans (bot seats) and the ratings (the seats of 
 table) all come here, so a player is found or made, and a bot named, the same way everywhere.
 Names are unique without regard to case (a database index), so every lookup by name is too;
 and no new or renamed player may look like another (`lookalike`: the same confusable skeleton,
-accounts.skeleton, kept on the player). A name is typed by the rule of `accounts.names`.
+accounts.skeleton, kept on the player). A name is typed by the rule of `accounts.names` and
+kept in NFC, so "Zoë" typed with a combining diaeresis finds the player "Zoë". A country is an
+ISO 3166 code (`country_code`). An import finds and makes its players all at once
+(`holders_of`, `make_players`): a fixed number of queries for any number of rows.
 
 Built-in bots (`Player.is_builtin_bot`: a `bot_level`, no account) are keyed by their level and a
 name that names no game (one player per bot across games, with a rating in each). A bot takes a
@@ -17,14 +20,17 @@ accounts like any other here: `player_for_user` gives their player the bot mark.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import count
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
+from django_countries import countries
 
 from accounts import names
 from accounts.skeleton import name_skeleton
@@ -82,6 +88,93 @@ def lookalike(name: str, *, exclude: Player | None = None) -> Player | None:
     return None
 
 
+@dataclass(frozen=True)
+class Holders:
+    """Who holds a list of names: the players of the same name (in any case) and, for the
+    others, a player or an account whose name looks like it (as `lookalike`)."""
+
+    same: dict[str, Player]  # by the name's `.lower()`, as the unique index compares names
+    similar: dict[str, Player]  # by the name as given
+
+
+def holders_of(wanted: Collection[str]) -> Holders:
+    """`lookalike` for many names (tidied) at once: two queries whatever their number."""
+    lowered = {name.lower() for name in wanted}
+    skeletons = {name: name_skeleton(name) for name in wanted}
+    found = (
+        Player.objects.annotate(lname=Lower("name"))
+        .filter(Q(lname__in=lowered) | Q(name_skeleton__in=set(skeletons.values())))
+        .order_by("pk")
+    )
+    same: dict[str, Player] = {}
+    by_skeleton: dict[str, Player] = {}
+    for player in found:
+        if player.name.lower() in lowered:  # in Python: SQLite's lower() knows only ASCII
+            same.setdefault(player.name.lower(), player)
+        by_skeleton.setdefault(player.name_skeleton, player)
+    others = [name for name in wanted if name.lower() not in same]
+    similar = {n: by_skeleton[skeletons[n]] for n in others if skeletons[n] in by_skeleton}
+    if len(similar) < len(others):
+        # Accounts without a player yet hold their user names (as in `lookalike`).
+        accounts = get_user_model().objects.filter(player__isnull=True).order_by("-pk")
+        held: dict[str, str] = {}
+        for username in accounts.values_list("username", flat=True):
+            held[username.casefold()] = held[name_skeleton(username)] = username
+        for name in others:
+            username = held.get(name.casefold()) or held.get(skeletons[name])
+            if name not in similar and username is not None:
+                similar[name] = Player(name=username)
+    return Holders(same=same, similar=similar)
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """A player to make (`make_players`): name tidied, country a code (`country_code`)."""
+
+    name: str
+    club: str = ""
+    country: str = ""
+
+
+def make_players(new: Sequence[NewPlayer]) -> list[Player]:
+    """Make these players at once (the caller has checked that nobody holds or resembles their
+    names: `holders_of`), in the caller's transaction; a LeagueError if another process took
+    one of the names meanwhile (nothing is made)."""
+    made = [
+        Player(
+            name=names.nfc(p.name),
+            name_skeleton=name_skeleton(p.name),
+            club=p.club,
+            country=p.country,
+        )
+        for p in new
+    ]
+    try:
+        with transaction.atomic():  # a savepoint: a name taken at this moment undoes them all
+            return Player.objects.bulk_create(made)
+    except IntegrityError:
+        raise LeagueError(_("A name was taken by another player just now: try again.")) from None
+
+
+def country_problem(text: str | None) -> str | None:
+    """Why `text` is no country (an ISO 3166 code such as IT, in any case), or None."""
+    code = (text or "").strip().upper()
+    if not code or (len(code) == 2 and countries.alpha2(code) == code):
+        return None
+    return _(
+        "%(country)s is not a country: give its two-letter ISO 3166 code, such as IT, DE or JP."
+    ) % {"country": (text or "").strip()}
+
+
+def country_code(text: str | None) -> str:
+    """A country as kept: its ISO 3166 code in capitals ("it" → "IT"), or "" for none; a
+    LeagueError for anything else ("XX", "Italy")."""
+    problem = country_problem(text)
+    if problem:
+        raise LeagueError(problem)
+    return (text or "").strip().upper()
+
+
 def lookalike_problem(name: str, holder: Player) -> str:
     return _("The name %(name)s is too similar to an existing player's name (%(other)s).") % {
         "name": name,
@@ -136,9 +229,10 @@ def player_for_user(user: Any) -> Player:
         player = Player.objects.filter(user=user).first()
         if player:
             return player
-        name, n = user.get_username(), 2
+        base = names.tidy(user.get_username())  # an account made in the admin may hold NFD
+        name, n = base, 2
         while _held(name):
-            name, n = f"{user.get_username()}-{n}", n + 1
+            name, n = f"{base}-{n}", n + 1
         try:
             # A savepoint: two tables of this account may finish at once, and the loser of the
             # race (on the user or on the name) looks again instead of failing its caller.
@@ -244,3 +338,10 @@ def stamp_rating_at_entry(entry: Entry) -> float | None:
         )
         entry.rating_at_entry = ordinal
     return ordinal
+
+
+def ratings_at_entry(game: str, player_ids: Iterable[int]) -> dict[int, float]:
+    """`stamp_rating_at_entry` for many players at once: each rated player's current ordinal in
+    `game` (the unrated are left out). One query."""
+    rows = Rating.objects.filter(player_id__in=list(player_ids), game=game)
+    return dict(rows.values_list("player_id", "ordinal"))

@@ -53,7 +53,10 @@ def test_every_problem_of_a_list_is_told_at_once():
     with pytest.raises(ImportProblems) as refused:
         entry_import.parse_text("Ana,,Italy\nana\nBo,,,not-an-address\n,club\n" + "x" * 61)
     problems = refused.value.problems
-    assert any("Italy is no two-letter country code" in p for p in problems)
+    assert (
+        "line 1: Italy is not a country: give its two-letter ISO 3166 code, such as IT, DE or JP."
+        in problems
+    )
     assert any("ana is on line 1 already" in p for p in problems)
     assert any("not-an-address is no e-mail address" in p for p in problems)
     assert any("line 4: a player needs a name" in p for p in problems)
