@@ -85,7 +85,7 @@ def requested_changes(event: Event, body: Any) -> dict[str, Any]:
     setting (the game: only if it differs) or has the wrong JSON type."""
     if not isinstance(body, dict):
         raise LeagueError(_("send a JSON object: the settings to change, by name"))
-    body = dict(body)
+    body = body.dict() if hasattr(body, "dict") else dict(body)  # a form post: one value each
     if body.get("game") == event.game:
         del body["game"]  # the event's own game, sent back as read: no change asked
     serializer = EventSettingsSerializer(data=body)
@@ -105,25 +105,42 @@ def requested_changes(event: Event, body: Any) -> dict[str, Any]:
 
 def bound_form(event: Event, changes: dict[str, Any], *, read_only: bool) -> EventForm:
     """The edit form bound to the event's current settings with `changes` laid over them, as
-    if the organizer had changed those fields on the page and saved. An unknown flag of the
-    game's variant is refused by name."""
+    if the organizer had changed those fields on the page and saved (the variant's flags typed
+    first: `typed_flags`)."""
     unbound = EventForm(instance=event, game=event.game)
     data = {name: unbound[name].value() for name in unbound.fields}
-    variant = changes.pop("variant", {})
-    flags = {name.removeprefix(VARIANT_PREFIX) for name in data if name.startswith(VARIANT_PREFIX)}
-    unknown = sorted(set(variant) - flags)
-    if unknown:
-        raise ValidationError(
-            {
-                "variant": [
-                    _("%(names)s: not a flag of this game (its flags: %(flags)s)")
-                    % {"names": ", ".join(unknown), "flags": ", ".join(sorted(flags)) or "—"}
-                ]
-            }
-        )
+    variant = typed_flags(changes.pop("variant", {}), unbound.schema)
     data.update(changes)
     data.update({f"{VARIANT_PREFIX}{name}": value for name, value in variant.items()})
     return EventForm(data, instance=event, game=event.game, read_only=read_only)
+
+
+# A flag's JSON type by its type in the game's schema (a choice's values are the form's to judge).
+FLAG_TYPES = {"bool": serializers.BooleanField, "int": serializers.IntegerField}
+
+
+def typed_flags(variant: dict[str, Any], schema: list[dict[str, Any]]) -> dict[str, Any]:
+    """The variant's flags, each of the JSON type its schema gives; a 400 under `variant` for
+    a flag the game has not, or of the wrong type ("flag: why")."""
+    types = {flag["name"]: flag["type"] for flag in schema}
+    unknown = sorted(set(variant) - set(types))
+    if unknown:
+        message = _("%(names)s: not a flag of this game (its flags: %(flags)s)") % {
+            "names": ", ".join(unknown),
+            "flags": ", ".join(sorted(types)) or "—",
+        }
+        raise ValidationError({"variant": [message]})
+    typed: dict[str, Any] = {}
+    problems: list[str] = []
+    for name, value in variant.items():
+        field = FLAG_TYPES.get(types[name])
+        try:
+            typed[name] = field().run_validation(value) if field else value
+        except ValidationError as exc:
+            problems += [f"{name}: {m}" for m in exc.detail]
+    if problems:
+        raise ValidationError({"variant": problems})
+    return typed
 
 
 def form_errors(form: EventForm) -> dict[str, list[str]]:

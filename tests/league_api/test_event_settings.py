@@ -220,6 +220,9 @@ def test_a_value_of_an_unplanned_event_is_judged_too(as_alice, unplanned):
         ({"variant": {"win_tricks": 99}}, "variant"),
         ({"deals_per_match": 0}, "deals_per_match"),
         ({"format": "lottery"}, "format"),
+        ({"variant": {"woburn_bidding": "maybe"}}, "variant"),
+        ({"variant": {"win_tricks": "many"}}, "variant"),
+        ({"variant": {"win_tricks": None}}, "variant"),
         ({"bot_level": "godlike"}, "bot_level"),
     ]:
         answer = patch(as_alice, unplanned, body)
@@ -248,6 +251,13 @@ def test_a_body_that_is_no_object_is_a_400(as_alice, cup, body, kind):
         answer = as_alice.patch(url(cup), body, content_type=kind)
     assert 400 <= answer.status_code < 500, answer.content
     assert settings(cup) == before
+
+
+def test_a_form_encoded_patch_is_read_too(as_alice, cup):
+    answer = as_alice.patch(url(cup), {"name": "Posted", "rounds": "6"}, format="multipart")
+    assert answer.status_code == 200, answer.content
+    cup.refresh_from_db()
+    assert (cup.name, cup.rounds) == ("Posted", 6)
 
 
 def test_a_closed_event_changes_no_more(alice, as_alice):
