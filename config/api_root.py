@@ -23,7 +23,7 @@ from games import catalogue
 # literal `{` would be percent-encoded on its way through `build_absolute_uri`).
 SLUG = "slug-placeholder"
 # The per-event parts of the league's API, by their URL names.
-EVENT_PARTS = ("event", "entries", "rounds", "fixtures", "standings")
+EVENT_PARTS = ("event", "entries", "rounds", "fixtures", "standings", "ledger")
 
 
 def api_index(request: Request) -> dict:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import people, ratings, round_deals, schedule, views
+from league.api import ledger, people, ratings, round_deals, schedule, views
 
 app_name = "league-api"
 
@@ -100,6 +100,7 @@ urlpatterns = [
         name="fixture-result",
     ),
     path(f"{EVENT}standings/", views.Standings.as_view(), name="standings"),
+    path(f"{EVENT}ledger/", ledger.EventLedger.as_view(), name="ledger"),
     path("players/", views.PlayerList.as_view(), name="players"),
     path("players/<int:player_id>/", views.PlayerDetail.as_view(), name="player"),
     path(

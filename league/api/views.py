@@ -28,6 +28,7 @@ from rest_framework.views import APIView, exception_handler
 
 from games import catalogue
 from league.api import serializers as s
+from league.api.event_settings import EventSettingsSerializer, settings_to_save
 from league.api.permissions import ManagesEventToWrite, OrganizesToCreate, record_is_public
 from league.errors import LeagueConflict, LeagueError
 from league.models import (
@@ -42,7 +43,7 @@ from league.models import (
     Seat,
     Section,
 )
-from league.services import duplicate_scoring
+from league.services import actions, duplicate_scoring
 from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
@@ -204,7 +205,8 @@ class EventList(LeagueAPIMixin, generics.ListCreateAPIView):
 
 
 class EventDetail(LeagueAPIMixin, generics.RetrieveDestroyAPIView):
-    """An event you may see; its organizers may delete it while it is a draft."""
+    """An event you may see; its organizers may change its settings, and delete it while it is
+    a draft."""
 
     serializer_class = s.EventSerializer
     lookup_field = "slug"
@@ -216,6 +218,30 @@ class EventDetail(LeagueAPIMixin, generics.RetrieveDestroyAPIView):
 
     def get_queryset(self) -> QuerySet[Event]:
         return visible_events(self.request.user)
+
+    @extend_schema(
+        request=EventSettingsSerializer,
+        responses={
+            200: s.EventSerializer,
+            400: OpenApiResponse(
+                description="a field that is not a setting, a wrong type, a value the event "
+                "form refuses (a setting a planned round has used: `this cannot change once "
+                'rounds exist`), by field: `{"<field>": [message]}`; or refused by the '
+                'event\'s rules (closed): `{"detail": message}`. Nothing is changed.'
+            ),
+            401: NOT_ALLOWED,
+            403: NOT_ALLOWED,
+        },
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        """Change the event's settings by the rules of its edit form: only the fields given
+        change; what a planned round has used (format, variant, deals per match, bot level,
+        seed, scoring) is fixed once a round exists, and a closed event changes no more."""
+        event = self.event
+        read_only = not actions.may(request.user, event, "edit")
+        fields = settings_to_save(event, request.data, read_only=read_only)
+        event_services.update_event(Event.objects.get(pk=event.pk), by=request.user, **fields)
+        return _event_response(request, event)
 
     @extend_schema(responses={204: None, 400: REFUSED, 401: NOT_ALLOWED, 403: NOT_ALLOWED})
     def delete(self, request: Request, slug: str) -> Response:

@@ -253,8 +253,8 @@ class EventForm(forms.ModelForm):
                 data[name] = getattr(self.instance, name)  # the event's, or the default
         for name in self.locked:  # disabled fields keep their value; a post may still try
             field = self.fields[name]
-            if name in self.data and not isinstance(field, forms.BooleanField):
-                posted = self.data.get(name)
+            if name in self.data:  # (an unticked box is not posted: it cannot be told apart)
+                posted = field.widget.value_from_datadict(self.data, self.files, name)
                 if str(posted) != str(field.prepare_value(self.get_initial_for_field(field, name))):
                     self.add_error(name, gettext("this cannot change once rounds exist"))
         rounds, deals = data.get("rounds"), data.get("deals_per_match")

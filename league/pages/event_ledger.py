@@ -19,8 +19,7 @@ from django.views.decorators.http import require_GET
 
 from games import catalogue
 from league.pages.events import visible_event
-from league.services import duplicate_scoring
-from league.services.ledger import ledger_rows
+from league.services.ledger import ledger_rows, withheld_from
 
 # Deals per page: a page holds this many deals times the game's seats rows.
 LEDGER_PAGE_DEALS = 100
@@ -67,7 +66,7 @@ def ledger(request: HttpRequest, slug: str) -> HttpResponse:
     """One page of the event's ledger (`?page=`; a page out of range gives the last one)."""
     event = visible_event(request, slug)
     seats = catalogue.game(event.game).seats
-    withheld = event.is_duplicate and not duplicate_scoring.sees_everything(request.user, event)
+    withheld = withheld_from(request.user, event)
     page = Paginator(ledger_rows(event, withheld=withheld), LEDGER_PAGE_DEALS * seats).get_page(
         request.GET.get("page")
     )

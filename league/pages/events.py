@@ -34,7 +34,7 @@ from league.ratings.services import rating_then
 from league.services import duplicate_scoring, registration, sections
 from league.services import organizers as organizer_services
 from league.services.event_times import zone
-from league.services.ledger import LEDGER_FIELDS, ledger_rows
+from league.services.ledger import LEDGER_FIELDS, ledger_rows, withheld_from
 from league.services.organizers import display_name
 from league.services.permissions import can_manage, can_organize, can_see
 from league.services.round_rules import round_notes
@@ -283,17 +283,13 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-ledger.csv"'
     writer = csv_safe.writer(response)  # player names are anyone's text: no formulas
     writer.writerow(["round", "table", "deal", "seat", "player_id", "player", "score", "payout"])
-    rows = ledger_rows(event, withheld=_withheld_all(request, event)).values_list(*LEDGER_FIELDS)
+    rows = ledger_rows(event, withheld=withheld_from(request.user, event)).values_list(
+        *LEDGER_FIELDS
+    )
     # A person reads this file: deals count from 1 here (the ledger and records count from 0).
     for number, table, deal, *rest in rows.iterator(chunk_size=2000):
         writer.writerow([number, table, deal + 1, *rest])
     return response
-
-
-def _withheld_all(request: HttpRequest, event: Event) -> bool:
-    """Whether the tables of duplicate sections still being played are left out of an export
-    for this reader: for everyone but an organizer who plays in none of the event's rounds."""
-    return event.is_duplicate and not duplicate_scoring.sees_everything(request.user, event)
 
 
 def _final_position(entry: Entry) -> dict[str, int] | None:

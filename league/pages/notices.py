@@ -17,7 +17,7 @@ from league.errors import LeagueError
 from league.forms.schedule import NoticeSettingsForm
 from league.models import Notice
 from league.services import notifications
-from league.services.notice_kinds import KINDS, player_names, words
+from league.services.notice_kinds import KINDS, made_at, player_names, words
 
 # Notices the page lists, newest first (older ones stay, unread ones count in the bell).
 PAGE_SIZE = 100
@@ -32,7 +32,9 @@ def notice_list(request: HttpRequest) -> HttpResponse:
     rows = []
     for notice in notices:
         title, text = words(notice.kind, notice.context, language, names)
-        rows.append({"notice": notice, "title": title, "text": text})
+        rows.append(
+            {"notice": notice, "title": title, "text": text, "when": made_at(notice, language)}
+        )
     return render(request, "league/notices.html", {"rows": rows})
 
 

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from league.models import Player
+from league.models import Notice, Player
 from league.services.event_times import show_time
 
 # Context values that are times (ISO strings): shown in the event's time zone.
@@ -42,7 +43,7 @@ class Kind:
 
 def _round_published_text(c: Context) -> str:
     text = _("Round %(round)s of %(event)s is out: you play at table %(table)s, seat %(seat)s.") % c
-    if c.get("asynchronous"):
+    if c.get("asynchronous") and c.get("deadline"):
         text += (
             " "
             + _(
@@ -51,11 +52,34 @@ def _round_published_text(c: Context) -> str:
             )
             % c
         )
+    elif c.get("asynchronous"):  # no deadline when it was published: told when one is set
+        text += " " + _(
+            "Agree on a time with the other players on the table's page: any of you opens the "
+            "table. The round has no deadline for now."
+        )
     elif c.get("online"):
         text += " " + _("Log in and open your table to play.")
     elif c.get("deadline"):
         text += " " + _("Deadline: %(deadline)s.") % c
     return text
+
+
+def _deadline_changed_title(c: Context) -> str:
+    if c.get("deadline"):
+        return _("Deadline %(deadline)s: round %(round)s of %(event)s") % c
+    return _("No deadline any more: round %(round)s of %(event)s") % c
+
+
+def _deadline_changed_text(c: Context) -> str:
+    if c.get("deadline"):
+        return (
+            _(
+                "Round %(round)s of %(event)s now ends at %(deadline)s: play your table "
+                "%(table)s by then."
+            )
+            % c
+        )
+    return _("Round %(round)s of %(event)s has no deadline any more.") % c
 
 
 def _deadline_passed_text(c: Context) -> str:
@@ -92,6 +116,13 @@ KINDS: dict[str, Kind] = {
                 )
                 % c
             ),
+        ),
+        Kind(
+            "deadline_changed",
+            gettext_lazy("A round that is out gets a deadline, or its deadline moves"),
+            True,
+            _deadline_changed_title,
+            _deadline_changed_text,
         ),
         Kind(
             "result_entered",
@@ -168,6 +199,13 @@ KINDS: dict[str, Kind] = {
         ),
     )
 }
+
+
+def made_at(notice: Notice, language: str | None = None) -> str:
+    """When the notice was made, on its event's clocks (the site's for a notice of no event),
+    labelled with the zone: "Jan. 5, 2026, 6:30 p.m. CET"."""
+    zone_name = str(notice.context.get("time_zone") or settings.TIME_ZONE)
+    return show_time(notice.created_at, zone_name, language)
 
 
 def kind_choices() -> list[tuple[str, Any]]:

@@ -67,9 +67,36 @@ def set_round_schedule(
         and deadline <= timezone.now()
     ):
         raise LeagueError(_("a published round's deadline cannot be in the past"))
+    moved = deadline != round_.deadline
     Round.objects.filter(pk=round_.pk).update(starts_at=starts_at, deadline=deadline)
     round_.refresh_from_db()
+    if moved and round_.status == Round.Status.PUBLISHED:
+        announce_deadline(round_)
     return round_
+
+
+def announce_deadline(round_: Round) -> int:
+    """Tell the people at a published round's tables still to be played that its deadline was
+    set, moved or taken away (the notice of its publishing told the one it had then, or none):
+    once per table and deadline. Tables whose deadline policy has applied are left alone."""
+    event = round_.event
+    stamp = round_.deadline.isoformat() if round_.deadline else ""
+    fixtures = (
+        round_.fixtures.exclude(results__current=True)
+        .filter(deadline_outcome=Fixture.Outcome.NONE)
+        .prefetch_related("seats__player")
+    )
+    made = 0
+    for fixture in fixtures:
+        made += notify(
+            _users(fixture.seats.all()),
+            "deadline_changed",
+            key=f"deadline_changed:{fixture.pk}:{stamp or 'none'}",
+            event=event,
+            url=fixture_page(fixture, event),
+            context={"round": round_.number, "table": fixture.number, "deadline": stamp},
+        )
+    return made
 
 
 # --- the players of an asynchronous fixture ----------------------------------------------------

@@ -42,7 +42,9 @@ def test_the_root_lists_every_part_of_the_api_with_absolute_links(index):
         links
     )
     assert set(index["league"]["ratings"]) == {g.name for g in catalogue.games()}
-    assert set(index["templates"]) == {"event", "entries", "rounds", "fixtures", "standings"}
+    assert set(index["templates"]) == {
+        "event", "entries", "rounds", "fixtures", "standings", "ledger",
+    }  # fmt: skip
     for key, link in links.items():
         parts = urlsplit(link)
         assert (parts.scheme, parts.netloc) == ("http", "testserver"), key

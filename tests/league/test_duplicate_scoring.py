@@ -257,6 +257,10 @@ def test_results_are_withheld_until_the_section_is_complete(client, dup, alice, 
     assert one["result"] is None
     ledger = client.get(reverse("league:ledger_csv", args=[event.slug])).content.decode()
     assert len(ledger.strip().splitlines()) == 1  # the header only
+    assert api.get(f"/api/events/{event.slug}/ledger/").json()["count"] == 0
+    organizer = APIClient()
+    organizer.force_login(alice)  # who plays nowhere: the whole ledger, as in the CSV
+    assert organizer.get(f"/api/events/{event.slug}/ledger/").json()["count"] == 2 * 2 * 3
     player = fixtures[0].seats.get(number=1).player
     page = client.get(reverse("league:player", args=[player.pk])).content.decode()
     assert "No results yet." in page
@@ -271,6 +275,7 @@ def test_results_are_withheld_until_the_section_is_complete(client, dup, alice, 
     assert all(f["result"] is not None for f in answer["fixtures"])
     ledger = client.get(reverse("league:ledger_csv", args=[event.slug])).content.decode()
     assert len(ledger.strip().splitlines()) == 1 + 3 * 2 * 3
+    assert api.get(f"/api/events/{event.slug}/ledger/").json()["count"] == 3 * 2 * 3
     assert api.get(f"/api/players/{player.pk}/").json()["history"] != []
 
 

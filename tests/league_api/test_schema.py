@@ -23,6 +23,8 @@ def test_the_schema_validates_without_a_single_warning(tmp_path):
     assert "post" in paths["/api/events/{slug}/fixtures/{fixture_id}/result/"]
     assert "get" in paths["/api/events/{slug}/fixtures/{fixture_id}/record/"]
     assert {"get", "post"} <= set(paths["/api/events/{slug}/rounds/"])
+    assert {"get", "patch", "delete"} <= set(paths["/api/events/{slug}/"])
+    assert "get" in paths["/api/events/{slug}/ledger/"]
     assert {"basicAuth", "cookieAuth"} <= set(schema["components"]["securitySchemes"])
 
 

@@ -56,7 +56,13 @@ def test_what_can_still_change_is_saved(client, scene):
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("format", "swiss"), ("deals_per_match", "4"), ("seed", "99"), ("variant__targets", "9-5-2")],
+    [
+        ("format", "swiss"),
+        ("deals_per_match", "4"),
+        ("seed", "99"),
+        ("variant__targets", "9-5-2"),
+        ("variant__woburn_bidding", "on"),  # a box ticked anyway: a change too
+    ],
 )
 def test_a_post_changing_a_fixed_field_is_refused_and_changes_nothing(client, scene, field, value):
     client.force_login(scene.olga)

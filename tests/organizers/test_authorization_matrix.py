@@ -271,6 +271,7 @@ def a(scene: SimpleNamespace, path: str = "", slug: str | None = None) -> str:
 # Every organizer write of the API: (method, url, body) a co-organizer may send.
 API: dict[tuple[str, str], Callable[[SimpleNamespace], Request]] = {
     ("event", "delete"): lambda s: ("delete", a(s, slug=fresh(s, publish=False).slug), None),
+    ("event", "patch"): lambda s: ("patch", a(s), {"name": "Renamed", "rounds": 6}),
     ("event-publish", "post"): lambda s: (
         "post",
         a(s, "publish/", fresh(s, publish=False).slug),
