@@ -1,6 +1,7 @@
 from django.urls import path
 
 from league.pages import (
+    bracket,
     entries_import,
     event_help,
     event_ledger,
@@ -70,6 +71,7 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/rounds/new/", organizer.round_generate, name="round_generate"),
     path("events/<slug:slug>/rounds/<int:number>/", events.round_detail, name="round"),
+    path("events/<slug:slug>/bracket/", bracket.bracket_page, name="bracket"),
     # paper for play over the table: one score sheet per table (docs/league.md, "Printing")
     path(
         "events/<slug:slug>/rounds/<int:number>/sheets/",

@@ -33,6 +33,7 @@ from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
 from league.services import duplicate_scoring, registration, sections
 from league.services import organizers as organizer_services
+from league.services.bracket import is_knockout
 from league.services.event_times import zone
 from league.services.ledger import LEDGER_FIELDS, ledger_rows, withheld_from
 from league.services.organizers import display_name
@@ -101,6 +102,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # Every flag of the event's variant as a person reads it ("Payout: score differences").
         "variant": gameplay.describe_variant(event.game, event.variant),
         "bot_level": gameplay.bot_level_label(event.bot_level),
+        "has_bracket": is_knockout(event),  # a knockout's tables drawn as a tree
         **people_context(request, event, entries),
     }
     return render(request, "league/event_detail.html", context)
