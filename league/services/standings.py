@@ -16,6 +16,7 @@ from league.standings import (
     MatchRecord,
     StandingsConfig,
     compute_standings,
+    rank_people,
     round_half_even,
 )
 from league.standings.duplicate_arithmetic import PAGE_PLACES, json_number
@@ -123,11 +124,17 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
     mode = config.mode
     progress = knockout_progress(event, players) if mode == "knockout" else None
     table = compute_standings(players + extra, matches, bye_records(event), config, progress, dup)
-    names = dict(Player.objects.filter(pk__in=players + extra).values_list("id", "name"))
-    # The bot mark: the built-in bots that filled seats, and entrants that are bot accounts.
-    bots = set(
-        Player.objects.filter(pk__in=players + extra, is_bot=True).values_list("id", flat=True)
-    )
+    names, bots, fill_ins = {}, set(), set()
+    for pk, name, is_bot, bot_level in Player.objects.filter(pk__in=players + extra).values_list(
+        "id", "name", "is_bot", "bot_level"
+    ):
+        names[pk] = name
+        if is_bot:  # the bot mark: built-in bots that filled seats, and bot accounts
+            bots.add(pk)
+        if bot_level and pk not in entrants:  # a built-in bot that filled a seat
+            fill_ins.add(pk)
+    if not event.rank_bots:  # they take no place (Event.rank_bots)
+        table = rank_people(table, fill_ins)
     return [
         {
             "rank": row.rank,
