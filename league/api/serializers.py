@@ -445,6 +445,12 @@ class StandingsRowSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     player = serializers.CharField()
     is_bot = serializers.BooleanField()
+    withdrawn_after = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="the round after which the player withdrew (ranked on what they played); null "
+        "while entered",
+    )
     matches_played = serializers.IntegerField()
     match_points = NumberField()
     total_payouts = serializers.IntegerField()

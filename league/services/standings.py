@@ -135,12 +135,19 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
             fill_ins.add(pk)
     if not event.rank_bots:  # they take no place (Event.rank_bots)
         table = rank_people(table, fill_ins)
+    # who withdrew after playing stays ranked, marked (those who never played are listed apart)
+    withdrew = dict(
+        Entry.objects.filter(event=event, withdrawn_after_round__isnull=False).values_list(
+            "player_id", "withdrawn_after_round"
+        )
+    )
     return [
         {
             "rank": row.rank,
             "player_id": row.player_id,
             "player": names[row.player_id],
             "is_bot": row.player_id in bots,
+            "withdrawn_after": withdrew.get(row.player_id),
             "matches_played": row.matches_played,
             "match_points": row.match_points,
             "total_payouts": row.total_payouts,

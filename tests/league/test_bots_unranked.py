@@ -63,3 +63,15 @@ def test_the_help_page_says_bots_take_no_place(make_event, alice, client):
     assert 'id="bots-unranked"' in help_page
     event_services.update_event(event, by=alice, rank_bots=True)
     assert 'id="bots-unranked"' not in client.get(f"/events/{event.slug}/help/").content.decode()
+
+
+def test_a_player_who_withdrew_after_playing_stays_ranked_and_marked(make_event, alice, client):
+    event = make_event("saichugen", players=6, format="league", rounds=3)
+    play_round(event, alice, seed=1)
+    entry = event.entries.select_related("player").first()
+    event_services.withdraw(entry, by=alice)
+    rows = {r["player_id"]: r for r in standings_rows(event)}
+    assert rows[entry.player_id]["withdrawn_after"] == 1 and rows[entry.player_id]["rank"]
+    assert all(r["withdrawn_after"] is None for p, r in rows.items() if p != entry.player_id)
+    page = client.get(f"/events/{event.slug}/standings/").content.decode()
+    assert page.count("withdrawn after round 1") == 1
