@@ -175,6 +175,17 @@ class Event(models.Model):
         default="basic",
         help_text=_("level of the built-in bots that fill seats"),
     )
+    # The bots that fill seats (built-in bots, no entrants) take no place in the standings: listed
+    # after the people, places and prize lists count people only (league.standings.table
+    # `rank_people`); on: ranked among them, as before (issue "Organizers III").
+    rank_bots = models.BooleanField(
+        _("rank bots among people"),
+        default=False,
+        help_text=_(
+            "off: the bots that fill seats are listed after the people in the standings, "
+            "without a place"
+        ),
+    )
     # Fixed once a round exists (league.services.events.LOCKED_ONCE_PLANNED); duplicate only
     # for formats with `supports_duplicate` and variants gameplay plays in duplicate.
     scoring = models.CharField(

@@ -88,7 +88,7 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
-            "deals_per_match", "leftover", "bot_level", "scoring", "duplicate_rank",
+            "deals_per_match", "leftover", "bot_level", "rank_bots", "scoring", "duplicate_rank",
             "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
             "allow_spectators", "allow_bot_accounts", "visibility", "status", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
@@ -115,7 +115,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
         model = Event
         fields = [
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
-            "bot_level", "scoring", "duplicate_rank", "bye_match_points", "tiebreaks",
+            "bot_level", "rank_bots", "scoring", "duplicate_rank", "bye_match_points", "tiebreaks",
             "seconds_per_move", "on_timeout", "play_online", "allow_spectators",
             "allow_bot_accounts", "seed", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
@@ -437,10 +437,20 @@ class NumberField(serializers.Field):
 
 
 class StandingsRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="the place, 1 = best; ties share a place; null: a bot that filled seats, "
+        "listed after the people without a place (unless the event's rank_bots is on)",
+    )
     player_id = serializers.IntegerField()
     player = serializers.CharField()
     is_bot = serializers.BooleanField()
+    withdrawn_after = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="the round after which the player withdrew (ranked on what they played); null "
+        "while entered",
+    )
     matches_played = serializers.IntegerField()
     match_points = NumberField()
     total_payouts = serializers.IntegerField()

@@ -179,6 +179,7 @@ class EventForm(forms.ModelForm):
             "deals_per_match",
             "leftover",
             "bot_level",
+            "rank_bots",
             "scoring",
             "duplicate_rank",
             "bye_match_points",

@@ -185,5 +185,7 @@ def event_help(request: HttpRequest, slug: str) -> HttpResponse:
         "advancing": bool(fmt and fmt.picks_players),
         "format_notes": format_notes(fmt, event, info.seats),
         "byes": event.leftover == Event.Leftover.BYE,
+        # bots fill seats and take no place in the standings (Event.rank_bots off)
+        "bots_unranked": event.leftover == Event.Leftover.BOT and not event.rank_bots,
     }
     return render(request, "league/event_help.html", context)

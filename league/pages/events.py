@@ -227,6 +227,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         # "Ranked by …": the registry's labels are gettext_noop'd English, translated here
         "tiebreak_order": [gettext(get_tiebreak(name).label) for name in event.tiebreaks],
         "knockout": standings_mode(event) == "knockout",  # ranked by the round reached
+        # the bots that filled seats, listed after the people without a place (Event.rank_bots)
+        "unranked_bots": any(row["rank"] is None for row in all_rows),
         "duplicate": event.is_duplicate,  # ranked by duplicate_rank, the travellers linked
         "by_percentage": event.duplicate_rank == Event.DuplicateRank.PERCENTAGE,
         "published_rounds": (
@@ -299,9 +301,10 @@ def _final_position(entry: Entry) -> dict[str, int] | None:
     snapshot = getattr(entry.event, "standings", None)
     if snapshot is None or snapshot.version != entry.event.standings_version:
         return None  # behind the results: a stale rank would be wrong, not just old
-    for row in snapshot.rows:
+    placed = [row for row in snapshot.rows if row["rank"] is not None]  # people, not fill-ins
+    for row in placed:
         if row["player_id"] == entry.player_id:
-            return {"rank": row["rank"], "of": len(snapshot.rows)}
+            return {"rank": row["rank"], "of": len(placed)}
     return None
 
 

@@ -15,13 +15,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league.errors import LeagueError
+from league.errors import LeagueError, ResultChanged
 from league.forms.events import ResultForm
 from league.forms.result_entry import RejectForm, ResultDetailsForm, ScoreGrid
 from league.models import Event, Fixture, ResultSubmission, Round, Seat
@@ -129,6 +129,7 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         other_initial["forfeited_seats"] = ", ".join(map(str, current.forfeited_seats))
     other = ResultForm(initial=other_initial)
     status = 200
+    changed = None  # another result counted meanwhile (ResultChanged): shown, theirs kept
     if request.method == "POST" and request.POST.get("mode") == "grid":
         grid = ScoreGrid.from_data(event, names, request.POST)
         details = ResultDetailsForm(request.POST, names=names, prefix="result")
@@ -142,6 +143,13 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
                     reason=details.cleaned_data["reason"],
                     correction=current is not None,
                     expected_version=details.cleaned_data["version"],
+                )
+            except ResultChanged as exc:
+                changed = exc
+                details = ResultDetailsForm(
+                    _with_version(request.POST, "result-version", exc.version),
+                    names=names,
+                    prefix="result",
                 )
             except LeagueError as exc:
                 _grid_problems(grid, exc)
@@ -165,6 +173,11 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
                     correction=current is not None,
                     expected_version=other.cleaned_data["version"],
                 )
+            except ResultChanged as exc:
+                changed = exc
+                posted = _with_version(request.POST, "version", exc.version)
+                other = ResultForm(posted, request.FILES)
+                other.is_valid()
             except LeagueError as exc:
                 other.add_error(None, _other_message(exc))
             else:
@@ -174,8 +187,12 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
     else:
         grid.run_check()
         grid.problems = []  # a fresh form shows no "fill this in" before anything is typed
+    if changed is not None:  # the form becomes a correction of the result counting now
+        current = fixture.results.filter(current=True).first()
+        status = 409
     submissions = table_results.open_submissions(fixture)
     context = {
+        "changed": changed,
         "event": event,
         "fixture": fixture,
         "seats": seats,
@@ -191,6 +208,14 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         "needs_organizer": table_results.needs_organizer(seats),
     }
     return render(request, "league/result_form.html", context, status=status)
+
+
+def _with_version(data: QueryDict, field: str, version: int) -> QueryDict:
+    """The posted form as it was typed, at the version that counts now (so saving it again is
+    a correction of that one, not a second refusal)."""
+    data = data.copy()
+    data[field] = str(version)
+    return data
 
 
 def _other_message(exc: LeagueError) -> str:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import catalogue
 from league import queue, scheduling
-from league.errors import LeagueError, LeagueFault
+from league.errors import LeagueError, LeagueFault, ResultChanged
 from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
 from league.services import advancing, duplicate_scoring
 from league.services.events import require_open
@@ -171,19 +171,18 @@ def record_result(
     forfeited_seats = sorted(set(forfeited_seats or []))
     current = fixture.results.filter(current=True).first()
     if current and not correction:
+        if expected_version == 0:  # the person saw no result: one was counted meanwhile
+            raise _changed(fixture, current.version)
         raise LeagueError(
             f"table {fixture.number} already has a result; enter a correction with a reason"
         )
     if correction and not current:
         raise LeagueError(f"table {fixture.number} has no result to correct")
-    if correction and not reason.strip():
-        raise LeagueError("say why the result is corrected")
     now = current.version if current else 0
     if expected_version is not None and expected_version != now:
-        raise LeagueError(
-            f"the result of table {fixture.number} changed since you loaded it (it is at "
-            f"version {now}, you saw {expected_version}); reload and check it first"
-        )
+        raise _changed(fixture, now)
+    if correction and not reason.strip():
+        raise LeagueError("say why the result is corrected")
     if grid is not None:
         if record is not None or sheet is not None:
             raise LeagueError(_("give either a game record, a score sheet or a score grid"))
@@ -230,6 +229,19 @@ def record_result(
         queue.rate_result(counted.pk)  # robust: a broker that is down is no 500 (a sweep too)
         notify_result(counted.fixture, counted)
     return result
+
+
+def _changed(fixture: Fixture, now: int) -> ResultChanged:
+    """Another result was counted since the person loaded the form (version `now`)."""
+    return ResultChanged(
+        _(
+            "Another result of table %(n)s was counted while you were entering yours (it is "
+            "version %(version)s now): yours was not saved. Check the result that counts; if "
+            "yours is right, save it as a correction with a reason."
+        )
+        % {"n": fixture.number, "version": now},
+        version=now,
+    )
 
 
 def _same_as(current: Result, scored: dict[str, Any], forfeited: list[int], grid: Any) -> bool:

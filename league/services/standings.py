@@ -16,6 +16,7 @@ from league.standings import (
     MatchRecord,
     StandingsConfig,
     compute_standings,
+    rank_people,
     round_half_even,
 )
 from league.standings.duplicate_arithmetic import PAGE_PLACES, json_number
@@ -123,10 +124,22 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
     mode = config.mode
     progress = knockout_progress(event, players) if mode == "knockout" else None
     table = compute_standings(players + extra, matches, bye_records(event), config, progress, dup)
-    names = dict(Player.objects.filter(pk__in=players + extra).values_list("id", "name"))
-    # The bot mark: the built-in bots that filled seats, and entrants that are bot accounts.
-    bots = set(
-        Player.objects.filter(pk__in=players + extra, is_bot=True).values_list("id", flat=True)
+    names, bots, fill_ins = {}, set(), set()
+    for pk, name, is_bot, bot_level in Player.objects.filter(pk__in=players + extra).values_list(
+        "id", "name", "is_bot", "bot_level"
+    ):
+        names[pk] = name
+        if is_bot:  # the bot mark: built-in bots that filled seats, and bot accounts
+            bots.add(pk)
+        if bot_level and pk not in entrants:  # a built-in bot that filled a seat
+            fill_ins.add(pk)
+    if not event.rank_bots:  # they take no place (Event.rank_bots)
+        table = rank_people(table, fill_ins)
+    # who withdrew after playing stays ranked, marked (those who never played are listed apart)
+    withdrew = dict(
+        Entry.objects.filter(event=event, withdrawn_after_round__isnull=False).values_list(
+            "player_id", "withdrawn_after_round"
+        )
     )
     return [
         {
@@ -134,6 +147,7 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
             "player_id": row.player_id,
             "player": names[row.player_id],
             "is_bot": row.player_id in bots,
+            "withdrawn_after": withdrew.get(row.player_id),
             "matches_played": row.matches_played,
             "match_points": row.match_points,
             "total_payouts": row.total_payouts,

@@ -27,7 +27,7 @@ from .errors import DuplicateRecordError, StandingsError, StandingsFault, Unknow
 from .export import csv_header, standings_csv_rows
 from .knockout import KnockoutProgress, rank_knockout
 from .records import ByeRecord, MatchRecord, StandingsRow, Value
-from .table import compute_standings, rank_tally
+from .table import compute_standings, rank_people, rank_tally
 from .tally import EventTally, PlayerTally, pairwise_points, tally_event
 from .tiebreaks import (
     TIEBREAKS,
@@ -75,6 +75,7 @@ __all__ = [
     "player_totals",
     "public_values",
     "rank_knockout",
+    "rank_people",
     "rank_tally",
     "register",
     "round_half_even",

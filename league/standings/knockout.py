@@ -56,7 +56,10 @@ def rank_knockout(
     order = sorted(ids, key=key, reverse=True)
     values: dict[int, list[Value]] = {p: [] for p in ids}
     for tb in tiebreaks:  # shown as columns; the ranking above does not read them
-        for p, v in zip(ids, tb.values(tally, ids), strict=True):
+        # A tie-break among a tied group (head-to-head) has no group here: over everyone it
+        # would only repeat match points, so it has no value (None: a dash on the page).
+        column = [None] * len(ids) if tb.per_group else tb.values(tally, ids)
+        for p, v in zip(ids, column, strict=True):
             values[p].append(v)
     rows = []
     for rank, p in enumerate(order, start=1):

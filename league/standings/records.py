@@ -48,10 +48,11 @@ class StandingsRow:
     """One line of the table; `tiebreak_values` follow `StandingsConfig.tiebreaks` in order.
 
     `rank` is shared (1, 1, 3) by players still tied after every configured tie-break; `tied`
-    says so, for the page's "=" marker.
+    says so, for the page's "=" marker. None: listed without a place (a bot that filled seats,
+    `table.rank_people`).
     """
 
-    rank: int
+    rank: int | None
     player_id: int
     matches_played: int
     match_points: int

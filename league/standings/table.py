@@ -11,8 +11,9 @@ that is still tied, and the next one only sees what is left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from .duplicate_arithmetic import PlayerDuplicate
@@ -151,3 +152,18 @@ def _split(group: list[int], values: Sequence[Value | Fraction]) -> list[list[in
             out.append([group[i]])
             last = v
     return out
+
+
+def rank_people(rows: Sequence[StandingsRow], unranked: Collection[int]) -> list[StandingsRow]:
+    """The people first, placed among themselves; then the `unranked` (the bots that filled
+    seats) in their own order, with no place (`rank` None): places and prize lists count
+    people only. A tie among people stays a tie (1, 1, 3 → 1, 1, 3 with a bot between them
+    taken out: the bot's place goes to the next person)."""
+    people = [r for r in rows if r.player_id not in unranked]
+    shared = Counter(r.rank for r in people)
+    first: dict[int | None, int] = {}
+    placed = []
+    for position, row in enumerate(people, start=1):
+        rank = first.setdefault(row.rank, position)
+        placed.append(replace(row, rank=rank, tied=shared[row.rank] > 1))
+    return placed + [replace(r, rank=None, tied=False) for r in rows if r.player_id in unranked]

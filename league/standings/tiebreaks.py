@@ -59,10 +59,12 @@ class Tiebreak:
         """The key of one player, for tie-breaks that do not depend on the group."""
         raise NotImplementedError
 
-    def cell(self, value: Value) -> Value | Decimal:
+    def cell(self, value: Value | None) -> Value | Decimal | str:
         """The value as the page and the CSV show it, still a number (the CSV's safe writer leaves
         numbers alone): `decimals` places, rounded half up as the page's numbers always were
         (-1.625 → -1.63, 3 → 3.00), never -0.00."""
+        if value is None:  # no value here (head-to-head in a knockout): an empty cell
+            return ""
         if self.decimals is None:
             return value
         # From the shortest repr, not the binary float: 0.285 is 0.285 to a reader, not 0.28499….
@@ -70,7 +72,7 @@ class Tiebreak:
         rounded = Decimal(repr(float(value))).quantize(places, ROUND_HALF_UP)
         return rounded if rounded else abs(rounded)
 
-    def format(self, value: Value) -> str:
+    def format(self, value: Value | None) -> str:
         """The value as text, exactly as the CSV writes it."""
         return str(self.cell(value))
 

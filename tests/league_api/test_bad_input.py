@@ -75,7 +75,9 @@ def test_a_correction_of_a_result_that_changed_meanwhile_is_refused(alice):
         == 201
     )
     stale = client.post(result_url(event, fixture), {**again, "expected_version": 1}, format="json")
-    assert stale.status_code == 400 and "changed since" in stale.json()["detail"]
+    assert (
+        stale.status_code == 400 and "was counted while you were entering" in stale.json()["detail"]
+    )
     assert fixture.results.count() == 2
 
 

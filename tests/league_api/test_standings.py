@@ -95,6 +95,7 @@ EXPECTED_ROW_KEYS = (
     "player_id",
     "player",
     "is_bot",
+    "withdrawn_after",
     "matches_played",
     "match_points",
     "total_payouts",

@@ -62,6 +62,31 @@ def test_the_organizer_counts_a_grid_from_the_page(client, alice, table):
     assert result.entered_by == alice
 
 
+def test_a_result_counted_meanwhile_is_said_and_what_was_typed_is_kept(client, alice, table):
+    """Two organizers enter the same table: the second is told that another result counted
+    while they typed, nothing of theirs counts, and their grid stays as a correction."""
+    client.force_login(alice)
+    assert 'name="result-version" value="0"' in client.get(result_url(table)).content.decode()
+    record_result(
+        table.fixture, by=alice, sheet={"deals": [{"scores": HAND_2}, {"scores": HAND_1}]}
+    )
+    mine = client.post(result_url(table), grid_post([{"tricks": HAND_1}, {"tricks": HAND_2}]))
+    assert mine.status_code == 409
+    page = mine.content.decode()
+    assert 'id="changed-meanwhile"' in page
+    assert "Another result of table 1 was counted while you were entering yours" in page
+    assert "correct the result" in page  # the form is now a correction of version 1
+    assert 'name="result-version" value="1"' in page
+    assert 'name="d0.tricks.0" value="10"' in page  # what they typed, kept
+    assert table.fixture.results.count() == 1
+    # saved again with a reason, it corrects the result that counts
+    again = grid_post(
+        [{"tricks": HAND_1}, {"tricks": HAND_2}], version=1, **{"result-reason": "mine"}
+    )
+    assert client.post(result_url(table), again).status_code == 302
+    assert table.fixture.results.get(current=True).grid == [{"tricks": HAND_1}, {"tricks": HAND_2}]
+
+
 def test_a_wrong_field_is_shown_beside_its_input_and_nothing_counts(client, alice, table):
     client.force_login(alice)
     answer = client.post(

@@ -65,3 +65,20 @@ def test_the_draw_breaks_the_last_tie():
 def test_an_unknown_mode_is_refused():
     with pytest.raises(StandingsError, match="standings mode"):
         StandingsConfig(mode="ladder")
+
+
+def test_head_to_head_has_no_value_in_a_knockout_where_it_would_repeat_match_points():
+    """Over the whole field (a knockout ranks no tied group) head-to-head would only be each
+    player's match points again: its column is empty; a tie-break over everyone keeps its
+    values."""
+    config = StandingsConfig(
+        tiebreaks=("head_to_head", "total_payouts"), lot_seed=3, mode="knockout"
+    )
+    matches = [
+        match({ALICE: 1, BOB: 0, DAVE: -1}, round_no=1),
+        match({CAROL: 30, ERIN: -10, FRANK: -20}, round_no=1),
+    ]
+    progress = KnockoutProgress(reached={ALICE: 2, CAROL: 2, BOB: 2, DAVE: 1, ERIN: 1, FRANK: 1})
+    rows = compute_standings(EVERYONE, matches, [], config, progress)
+    assert all(r.tiebreak_values[0] is None for r in rows)
+    assert [r.tiebreak_values[1] for r in rows] == [r.total_payouts for r in rows]
