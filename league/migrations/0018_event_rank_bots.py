@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0016_player_name_skeleton'),
+        ('league', '0017_player_names_nfc'),
     ]
 
     operations = [
