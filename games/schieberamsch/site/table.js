@@ -108,7 +108,7 @@
       M.rankOf(card) === "J"
         ? "CSHD".indexOf(M.suitOf(card))
         : 10 + "CSHD".indexOf(M.suitOf(card)) * 10 + "ATKQ987".indexOf(M.rankOf(card)),
-    phases: { offer: pgettext("phase", "Grand Hand offer"), skat: pgettext("phase", "skat passing"), kontra: pgettext("phase", "kontra?"), re: pgettext("phase", "re?") },
+    phases: { offer: pgettext("phase", "Grand Hand offer"), skat: pgettext("phase", "skat passing"), kontra: pgettext("phase", "kontra?"), re: pgettext("phase", "re?"), discard: pgettext("phase", "two cards back into the skat") },
 
     seatRoles(s, view) {
       const roles = view.dealer === s ? [gettext("dealer")] : [];

@@ -47,7 +47,7 @@
       const s = M.suitOf(card) === trump ? -1 : suits.indexOf(M.suitOf(card));
       return (s + 1) * 20 + "AKQJT98765432".indexOf(M.rankOf(card));
     },
-    phases: { bid: pgettext("phase", "bidding"), exchange: pgettext("phase", "card exchange"), trump: pgettext("phase", "the dealer names trump") },
+    phases: { bid: pgettext("phase", "bidding"), exchange: pgettext("phase", "card exchange"), trump: pgettext("phase", "the dealer names trump"), discard: pgettext("phase", "the dealer discards") },
 
     // The high bidder plays the dealer's part (view.dealer) without having dealt.
     seatRoles: (s, view) =>
