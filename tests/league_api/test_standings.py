@@ -100,6 +100,7 @@ EXPECTED_ROW_KEYS = (
     "total_payouts",
     "wins",
     "byes",
+    "absences",
     "tiebreaks",
     "tied",
 )

@@ -58,8 +58,9 @@ ABSENCE_UNDONE_NEEDS_RESULTS = gettext_noop(
 )
 ABSENT_DUPLICATE = gettext_noop(
     "Duplicate: the table stops at the absence. For each deal it did not play, the absent "
-    "player scores the smallest of 0 and the lowest difference of their seat at the tables "
-    "that played the deal (0 %), and the others at the table 0 (50 %)."
+    "player gets the smallest of 0 and the lowest difference of their seat at the tables that "
+    "played the deal, and a percentage of 0; the others at the table get a difference of 0 "
+    "and a percentage of 50."
 )
 
 
