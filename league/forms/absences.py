@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from league.models import Seat
 
@@ -23,7 +23,11 @@ class AbsenceForm(forms.Form):
         label=_("Absent"), widget=forms.CheckboxSelectMultiple, required=True
     )
     after_deal = forms.TypedChoiceField(
-        label=_("Since"), coerce=int, required=False, empty_value=0, initial=0
+        label=pgettext_lazy("absent since", "Since when"),
+        coerce=int,
+        required=False,
+        empty_value=0,
+        initial=0,
     )
 
     def __init__(self, *args: Any, seats: Sequence[Seat], deals: int, **kwargs: Any) -> None:

@@ -92,9 +92,8 @@ def _after(after_deal: Any, event: Event) -> int:
 def _beyond(after: int, played: int) -> LeagueError:
     return LeagueError(
         ngettext(
-            "only %(played)s deal was played at this table: an absence after deal %(k)s cannot be",
-            "only %(played)s deals were played at this table: an absence after deal %(k)s "
-            "cannot be",
+            "only %(played)s deal was played at this table: no absence after deal %(k)s",
+            "only %(played)s deals were played at this table: no absence after deal %(k)s",
             played,
         )
         % {"played": played, "k": after}
