@@ -1,12 +1,13 @@
 """The one door from other apps into gameplay: the table lifecycle.
 
 `league` (and anything else outside gameplay) reaches the table server only through this module:
-start a table for a fixture (a duplicate section's too, and release it), read a finished table's
-record, the tables an account sits at, and — translated, so not in the pure `games` — a game's
-legend, its variant's labels and form field, the bot levels. What is pure game knowledge (a
-game's info, variants checked, records, score sheets and grids scored) it imports from
-`games.catalogue` directly. Gameplay never imports league; it announces a finished match with the
-`match_finished` signal (`gameplay/signals.py`, re-exported here; sent after commit).
+start a table for a fixture (a duplicate section's too, and release it), stop one whose seats
+are absent, read a finished table's record, the tables an account sits at, and — translated, so
+not in the pure `games` — a game's legend, its variant's labels and form field, the bot levels.
+What is pure game knowledge (a game's info, variants checked, records, score sheets and grids
+scored) it imports from `games.catalogue` directly. Gameplay never imports league; it announces
+a finished match with the `match_finished` signal (`gameplay/signals.py`, re-exported here; sent
+after commit).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from gameplay.models import Seat, Table, new_seat_token
 from gameplay.runtime import cache
 from gameplay.services import duplicate_tables as duplicate
 from gameplay.services.create import SeatSpec, create_table
+from gameplay.services.errors import TableError
 from gameplay.services.lobby import MAX_DEALS
+from gameplay.services.stopping import stop_table as stop_playing
 from gameplay.services.summaries import legend as engine_legend
 from gameplay.signals import match_finished
 from gameplay.variant_labels import flag_label, value_label
@@ -46,6 +49,7 @@ __all__ = [
     "max_deals",
     "release_tables",
     "start_table",
+    "stop_table",
     "table_result",
     "tables_played_to_the_end",
     "unfinished_tables_of",
@@ -181,6 +185,19 @@ def start_table(
     except ValueError as exc:
         raise VariantError(str(exc)) from None
     return table.id
+
+
+def stop_table(table_ref: str, seats: list[int]) -> dict[str, Any] | None:
+    """End an event's table now because `seats` are absent: they forfeit (as on the clock), the
+    match is over for everyone at it, and `match_finished` follows after commit. Returns the
+    record as it stopped (`mediana.record/1`; its last deal may be in progress: score it to see
+    the deals finished), or None when it is not stopped: no such table, its match is over (or
+    never dealt), or a seat it does not have. Call it inside the league's transaction: a
+    rollback undoes the stop."""
+    try:
+        return stop_playing(table_ref, seats)
+    except TableError:
+        return None
 
 
 # --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate_tables.py) --------

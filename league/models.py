@@ -548,6 +548,13 @@ class Result(models.Model):
         ONLINE = "online", _("Online match")
         RECORD = "record", _("Uploaded game record")
         SHEET = "sheet", _("Score sheet")
+        # An organizer marked seats absent (league.services.absences): `scored` holds exactly
+        # the deals that count, every one finished, like a sheet's.
+        ABSENCE = "absence", _("Absence")
+
+    # Sources whose `scored["deals"]` are finished deals only, even when the match stopped
+    # early (a record's last deal may be one in progress).
+    FINISHED_DEALS = (Source.SHEET, Source.ABSENCE)
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveSmallIntegerField()
@@ -560,6 +567,9 @@ class Result(models.Model):
     grid = models.JSONField(null=True, blank=True)
     scored = models.JSONField(help_text="score_record output: deals, totals, winners")
     forfeited_seats = models.JSONField(default=list, blank=True)
+    # The forfeited seats that were absent (a no-show, a player who left, the deadline
+    # policy's absent seats): shown with the absence mark; always among `forfeited_seats`.
+    absent_seats = models.JSONField(default=list, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

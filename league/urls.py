@@ -131,6 +131,17 @@ urlpatterns = [
         fixtures.fixture_action,
         name="fixture_action",
     ),
+    # absences (docs/league.md "Absences"): mark seats absent, or take a no-show's back
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/absent/",
+        fixtures.fixture_absent,
+        name="fixture_absent",
+    ),
+    path(
+        "events/<slug:slug>/tables/<int:fixture_id>/absent/undo/",
+        fixtures.fixture_absent_undo,
+        name="fixture_absent_undo",
+    ),
     path(
         "events/<slug:slug>/rounds/<int:number>/schedule/",
         fixtures.round_schedule,

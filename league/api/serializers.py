@@ -201,13 +201,27 @@ class ResultSerializer(serializers.ModelSerializer):
     payouts = serializers.SerializerMethodField()
     winners = serializers.SerializerMethodField()
     record_url = serializers.SerializerMethodField()
+    absent_seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text="the seats marked absent (they forfeited: a no-show, a player who left, or "
+        "the deadline policy's absent seats); empty for a match played out",
+    )
+    after_deal = serializers.SerializerMethodField(
+        help_text="with absent seats: the deals played before the absence, which count (0: "
+        "before the first deal); null without absent seats"
+    )
 
     class Meta:
         model = Result
         fields = [
             "version", "source", "complete", "scores", "payouts", "winners", "forfeited_seats",
-            "reason", "entered_at", "record_url",
+            "absent_seats", "after_deal", "reason", "entered_at", "record_url",
         ]  # fmt: skip
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_after_deal(self, result: Result) -> int | None:
+        return len(result.scored["deals"]) if result.absent_seats else None
 
     def get_complete(self, result: Result) -> bool:
         return bool(result.scored.get("complete"))
@@ -395,6 +409,33 @@ class ResultPostSerializer(serializers.Serializer):
     )
 
 
+class AbsencePostSerializer(serializers.Serializer):
+    """Seats of a published table marked absent: before the first deal, or after deal k."""
+
+    seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the absent seats' numbers at the table (0 deals first); not every seat, "
+        "never a bot's",
+    )
+    after_deal = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the deals played before the absence, which count (null or 0: before the "
+        "first deal, a no-show); at most the deals played at the table",
+    )
+    grid = serializers.JSONField(
+        required=False,
+        help_text="over the table only: the score grid of the deals played so far (rows as "
+        "the result page posts them); needed for an absence after a deal",
+    )
+    sheet = serializers.JSONField(
+        required=False,
+        help_text="over the table only, instead of `grid`: the score sheet of the deals "
+        "played so far",
+    )
+
+
 class RoundScheduleSerializer(serializers.Serializer):
     """A round's window; null clears a time. ISO 8601 with an offset (or Z)."""
 
@@ -456,6 +497,9 @@ class StandingsRowSerializer(serializers.Serializer):
     total_payouts = serializers.IntegerField()
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()
+    absences = serializers.IntegerField(
+        default=0, help_text="the matches the player was marked absent from (forfeited)"
+    )
     tiebreaks = serializers.SerializerMethodField(
         help_text="values of the event's tiebreaks, in their order; null for the drawing of "
         "lots, whose numbers are secret (the ranks it decides are shown)"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.api import ledger, people, ratings, round_deals, schedule, views
+from league.api import absences, ledger, people, ratings, round_deals, schedule, views
 
 app_name = "league-api"
 
@@ -98,6 +98,11 @@ urlpatterns = [
         f"{EVENT}fixtures/<int:fixture_id>/result/",
         views.FixtureResult.as_view(),
         name="fixture-result",
+    ),
+    path(
+        f"{EVENT}fixtures/<int:fixture_id>/absent/",
+        absences.FixtureAbsence.as_view(),
+        name="fixture-absent",
     ),
     path(f"{EVENT}standings/", views.Standings.as_view(), name="standings"),
     path(f"{EVENT}ledger/", ledger.EventLedger.as_view(), name="ledger"),

@@ -337,8 +337,8 @@ def _shown(value: Any) -> str:
 
 
 class ResultDetailsForm(forms.Form):
-    """What goes with a grid the organizer enters: forfeits, the reason of a correction, and the
-    version of the result the organizer saw (0: none)."""
+    """What goes with a grid the organizer enters: forfeits (or, over the table, absences), the
+    reason of a correction, and the version of the result the organizer saw (0: none)."""
 
     forfeited = forms.MultipleChoiceField(
         required=False,
@@ -353,13 +353,27 @@ class ResultDetailsForm(forms.Form):
         help_text=gettext_lazy("required for a correction"),
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=32767)
+    # Over the table, before any result: players who did not come or left after the deals
+    # typed (league.services.absences); the grid's deals are those played before.
+    absent = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Absent"),
+        help_text=gettext_lazy(
+            "did not come, or left after the deals typed above: they forfeit, the others win"
+        ),
+    )
 
     def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["forfeited"].choices = [(str(s), name) for s, name in enumerate(names)]
+        self.fields["absent"].choices = self.fields["forfeited"].choices
 
     def forfeited_seats(self) -> list[int]:
         return sorted(int(s) for s in self.cleaned_data["forfeited"])
+
+    def absent_seats(self) -> list[int]:
+        return sorted(int(s) for s in self.cleaned_data["absent"])
 
 
 class RejectForm(forms.Form):

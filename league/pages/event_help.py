@@ -5,7 +5,8 @@ Every standings column header links here (`#match-points`, `#payouts`, `#wins`,
 comes from the game's engine through `gameplay.api` (its Match legend, and its example score
 sheet scored under the event's variant), the match points are worked out on that example by the
 standings' own `pairwise_points`, each tie-break brings its `help` and `example` from the
-registry (`league/standings/tiebreaks.py`), and the format its rules (`Format.rules`). A fixed
+registry (`league/standings/tiebreaks.py`), and the format its rules (`Format.rules`) and what
+an absence counts for (`Format.absence_rules`, `#absences`). A fixed
 number of queries: the event, who may see it, and the count of its field.
 """
 
@@ -139,6 +140,13 @@ def format_notes(fmt: scheduling.Format | None, event: Event, table_size: int) -
     return notes
 
 
+def absence_notes(fmt: scheduling.Format | None, event: Event) -> list[str]:
+    """What an absence counts for in this event: its format's rule (`Format.absence_rules`),
+    and the duplicate scoring's forfeit rule in a duplicate event."""
+    fmt = fmt or scheduling.Format()  # a format since taken out of the registry: the defaults
+    return [_(note.text) % note.params for note in fmt.absence_rules(duplicate=event.is_duplicate)]
+
+
 def tiebreak_sections(event: Event) -> list[dict[str, Any]]:
     """Each of the event's tie-breaks in its order: its anchor, label, help and example."""
     sections = []
@@ -184,6 +192,7 @@ def event_help(request: HttpRequest, slug: str) -> HttpResponse:
         "knockout": standings_mode(event) == "knockout",
         "advancing": bool(fmt and fmt.picks_players),
         "format_notes": format_notes(fmt, event, info.seats),
+        "absence_notes": absence_notes(fmt, event),
         "byes": event.leftover == Event.Leftover.BYE,
         # bots fill seats and take no place in the standings (Event.rank_bots off)
         "bots_unranked": event.leftover == Event.Leftover.BOT and not event.rank_bots,

@@ -229,6 +229,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "knockout": standings_mode(event) == "knockout",  # ranked by the round reached
         # the bots that filled seats, listed after the people without a place (Event.rank_bots)
         "unranked_bots": any(row["rank"] is None for row in all_rows),
+        # the absence mark: a column once anyone was marked absent (league.services.absences)
+        "absences": any(row.get("absences") for row in all_rows),
         "duplicate": event.is_duplicate,  # ranked by duplicate_rank, the travellers linked
         "by_percentage": event.duplicate_rank == Event.DuplicateRank.PERCENTAGE,
         "published_rounds": (
@@ -267,6 +269,7 @@ def _standings_row(row: dict) -> StandingsRow:
         total_payouts=row["total_payouts"],
         wins=row["wins"],
         byes=row["byes"],
+        absences=row.get("absences", 0),  # a snapshot made before absences had none
         tiebreak_values=tuple(row["tiebreaks"]),
         tied=row.get("tied", False),
         round_reached=row.get("round_reached", 0),  # knockout events' column

@@ -4,6 +4,8 @@ clocks (`timezone.override` with the event's zone around the form and the page).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
+from league.forms.absences import AbsenceForm
 from league.forms.schedule import ProposalForm, RoundScheduleForm
 from league.models import Event, Fixture, FixtureProposal, Result, Round, Seat
-from league.services import duplicate_scoring, schedule
+from league.services import absences, actions, duplicate_scoring, schedule
 from league.services.event_times import zone
 from league.services.permissions import can_manage, can_see
 from league.services.rounds import fixture_is_online
@@ -110,6 +113,10 @@ def _render_fixture(
         "online": event.play_online and fixture_is_online(seats),
         "problem": problem,
         "form": form,
+        "absence_form": absence_form(event, fixture, seats) if manager else None,
+        "absent_names": [seats[s].player.name for s in result.absent_seats if s < len(seats)]
+        if result is not None
+        else [],
     }
     with timezone.override(zone(event.time_zone)):
         return render(request, "league/fixture_detail.html", context, status=status)
@@ -153,6 +160,131 @@ def fixture_action(request: HttpRequest, slug: str, fixture_id: int) -> HttpResp
     except LeagueError as exc:
         messages.error(request, str(exc))
         return redirect(here)
+
+
+# --- absences (league.services.absences): the organizer's "Mark absent" and its undo ----------
+
+
+def _managed_fixture(request: HttpRequest, slug: str, fixture_id: int) -> tuple[Event, Fixture]:
+    event = _event(request, slug)
+    fixture, manager = _fixture(request, event, fixture_id)
+    if not manager:
+        raise PermissionDenied(_("only this event's organizers may do that"))
+    return event, fixture
+
+
+def absence_form(
+    event: Event, fixture: Fixture, seats: list[Seat], data: Any = None
+) -> AbsenceForm:
+    """The table's "Mark absent" form: after which deal only where the table's deals can be
+    read (its online table); over the table they are typed in the score grid."""
+    deals = event.deals_per_match if fixture.table_ref else 1
+    return AbsenceForm(data, seats=seats, deals=deals)
+
+
+def _confirm(request: HttpRequest, event: Event, fixture: Fixture, **context: Any) -> HttpResponse:
+    """The confirmation step (`league/confirm.html`, as the organizer pages' `confirm_page`):
+    what will happen, and the POST that does it."""
+    here = reverse("league:fixture", args=[event.slug, fixture.pk])
+    return render(request, "league/confirm.html", {"event": event, "cancel": here, **context})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def fixture_absent(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """Mark seats of the table absent: GET confirms what will happen, POST does it."""
+    event, fixture = _managed_fixture(request, slug, fixture_id)
+    here = reverse("league:fixture", args=[event.slug, fixture.pk])
+    allowed = actions.may(request.user, event, "mark_absent", fixture)
+    if not allowed:
+        messages.error(request, allowed.reason)
+        return redirect(here)
+    seats = list(fixture.seats.all())
+    form = absence_form(
+        event, fixture, seats, request.POST if request.method == "POST" else request.GET
+    )
+    if not form.is_valid():
+        messages.error(request, _("Tick the absent players, and say since when."))
+        return redirect(here)
+    absent, after = form.absent_seats(), form.cleaned_data["after_deal"]
+    if request.method == "POST":
+        try:
+            absences.mark_absent(fixture, by=request.user, seats=absent, after_deal=after)
+        except LeagueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, _("Table %(n)s: the absence counts as its result.") % {"n": fixture.number}
+            )
+        return redirect(here)
+    names = ", ".join(seats[s].player.name for s in absent)
+    lines = [
+        _("Table %(n)s: %(names)s absent before the first deal.")
+        % {"n": fixture.number, "names": names}
+        if not after
+        else _("Table %(n)s: %(names)s absent after deal %(k)s.")
+        % {"n": fixture.number, "names": names, "k": after},
+        _("They forfeit the match and count below everyone at the table; the others win it."),
+    ]
+    if after:
+        lines.append(
+            _("Deals 1 to %(k)s count as played; the rest of the match pays nothing.")
+            % {"k": after}
+        )
+    if fixture.table_ref:
+        lines.append(_("The online table stops now: nobody plays on at it."))
+    return _confirm(
+        request,
+        event,
+        fixture,
+        title=_("Mark absent"),
+        lines=lines,
+        action=reverse("league:fixture_absent", args=[event.slug, fixture.pk]),
+        button=_("Mark absent"),
+        fields=[("after_deal", after), *(("seats", s) for s in absent)],
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def fixture_absent_undo(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """Take a no-show's absence back (they arrived late): GET confirms, POST does it."""
+    event, fixture = _managed_fixture(request, slug, fixture_id)
+    here = reverse("league:fixture", args=[event.slug, fixture.pk])
+    allowed = actions.may(request.user, event, "undo_absence", fixture)
+    if not allowed:
+        messages.error(request, allowed.reason)
+        return redirect(here)
+    if request.method == "POST":
+        try:
+            absences.undo_absence(fixture, by=request.user)
+        except LeagueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, _("Table %(n)s: the absence is taken back.") % {"n": fixture.number}
+            )
+        return redirect(here)
+    lines = [
+        _(
+            "The absence no longer counts (it stays in the result's history): the table is "
+            "played as usual."
+        ),
+    ]
+    if fixture.table_ref and not event.asynchronous:
+        lines.append(_("A new online table is started for it."))
+    elif fixture.table_ref:
+        lines.append(_("Its players open the online table again."))
+    return _confirm(
+        request,
+        event,
+        fixture,
+        title=_("Undo the absence (arrived late)"),
+        lines=lines,
+        action=reverse("league:fixture_absent_undo", args=[event.slug, fixture.pk]),
+        button=_("Undo the absence"),
+        fields=[],
+    )
 
 
 @require_POST

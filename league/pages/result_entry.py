@@ -25,8 +25,8 @@ from league.errors import LeagueError, ResultChanged
 from league.forms.events import ResultForm
 from league.forms.result_entry import RejectForm, ResultDetailsForm, ScoreGrid
 from league.models import Event, Fixture, ResultSubmission, Round, Seat
+from league.services import absences, table_results
 from league.services import results as result_services
-from league.services import table_results
 from league.services.permissions import can_manage, can_see
 
 GET_OR_POST = ["GET", "HEAD", "POST"]
@@ -135,15 +135,24 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         details = ResultDetailsForm(request.POST, names=names, prefix="result")
         if details.is_valid():
             try:
-                result_services.record_result(
-                    fixture,
-                    by=request.user,
-                    grid=grid.rows,
-                    forfeited_seats=details.forfeited_seats(),
-                    reason=details.cleaned_data["reason"],
-                    correction=current is not None,
-                    expected_version=details.cleaned_data["version"],
-                )
+                if details.absent_seats():  # the deals typed are those played before
+                    absences.mark_absent(
+                        fixture,
+                        by=request.user,
+                        seats=details.absent_seats(),
+                        after_deal=len(grid.rows),
+                        grid=grid.rows or None,
+                    )
+                else:
+                    result_services.record_result(
+                        fixture,
+                        by=request.user,
+                        grid=grid.rows,
+                        forfeited_seats=details.forfeited_seats(),
+                        reason=details.cleaned_data["reason"],
+                        correction=current is not None,
+                        expected_version=details.cleaned_data["version"],
+                    )
             except ResultChanged as exc:
                 changed = exc
                 details = ResultDetailsForm(
@@ -206,6 +215,8 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         "compare": _versions(submissions, event, names) if submissions else [],
         "config": grid.config(reverse("league:result_check", args=[event.slug, fixture.pk])),
         "needs_organizer": table_results.needs_organizer(seats),
+        # over the table, before any result: absences go with the deals typed so far
+        "takes_absence": current is None and table_results.over_the_table(event, fixture, seats),
     }
     return render(request, "league/result_form.html", context, status=status)
 

@@ -14,6 +14,9 @@ Any field reaches a final table of the game's size:
   stated order: a tie at the table (a sheet of [20, 20, 20]) is broken by total payout, then
   match points, then the draw, and the decision says so (`TableCall`). Built-in bots never
   advance: a table a bot won sends its best person.
+- An absent player (`TableResult.absent`: a no-show, or one who left) is out: the others at the
+  table decide who goes on as above, and an absent player is never one of the best
+  non-winners who fill the next round.
 
 Seeding is by snake order (seed 1 to table 1, ..., seed T to table T, seed T+1 back to
 table T, ...), so the strongest land on different tables; players who just met are then
@@ -173,7 +176,7 @@ def table_call(number: int, table: TableResult, outcome: RoundOutcome) -> TableC
     keys = {
         p: (seat in table.winners, table.payouts[seat], *stated_key(p, standing, seed))
         for seat, p in enumerate(table.seats)
-        if p is not None and (active is None or p in active)
+        if p is not None and seat not in table.absent and (active is None or p in active)
     }
     bot_won = any(table.seats[s] is None for s in table.winners)
     order = sorted(keys, key=keys.__getitem__, reverse=True)
@@ -201,8 +204,11 @@ def decide(outcome: RoundOutcome) -> Advance:
     pool = [
         p
         for t in outcome.tables
-        for p in t.seats
-        if p is not None and p not in going and (active is None or p in active)
+        for seat, p in enumerate(t.seats)
+        if p is not None
+        and seat not in t.absent
+        and p not in going
+        and (active is None or p in active)
     ]
     pool.sort(key=lambda p: stated_key(p, outcome.standing, outcome.seed), reverse=True)
     wanted = next_field_size(len(field), k) if field else 0

@@ -83,12 +83,14 @@ class TableResult:
 
     seats: the players in seat order, None for a bot seat; winners: the winning seat numbers;
     payouts: each seat's payout total for the match (the game's own result, not the event's
-    scoring: how results become match points is the standings' business, never a format's).
+    scoring: how results become match points is the standings' business, never a format's);
+    absent: the seats an organizer marked absent (they forfeited; a format may leave them out).
     """
 
     seats: tuple[PlayerId | None, ...]
     winners: frozenset[int]
     payouts: tuple[int, ...]
+    absent: frozenset[int] = frozenset()
 
     def finishing_order(self) -> list[PlayerId]:
         """The people at the table, best first: winners, then by payout, then by seat.

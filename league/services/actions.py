@@ -323,3 +323,49 @@ def _record_result(facts: Facts, fixture: Fixture) -> str | None:
     if fixture.round.status != Round.Status.PUBLISHED:
         return _("results can be entered only for a published round")
     return None
+
+
+def counting_result(fixture: Fixture) -> Result | None:
+    """The fixture's counting result: as its page prefetched it (`counting`), else read."""
+    counting = getattr(fixture, "counting", None)
+    if counting is not None:
+        return counting[0] if counting else None
+    return fixture.results.filter(current=True).first()
+
+
+@rule("mark_absent")
+def _mark_absent(facts: Facts, fixture: Fixture) -> str | None:
+    """Marking seats of a table absent (`league.services.absences.mark_absent`)."""
+    if why := closed(facts.event):
+        return why
+    if fixture.round.status != Round.Status.PUBLISHED:
+        return _("absences are marked at the tables of a published round only")
+    if counting_result(fixture) is not None:
+        return _("table %(n)s already has a result; enter a correction with a reason") % {
+            "n": fixture.number
+        }
+    return None
+
+
+@rule("undo_absence")
+def _undo_absence(facts: Facts, fixture: Fixture) -> str | None:
+    """Taking a no-show's absence back when they arrive late (`absences.undo_absence`, which
+    also asks the table whether a deal was played there)."""
+    if why := closed(facts.event):
+        return why
+    result = counting_result(fixture)
+    if result is None or result.source != Result.Source.ABSENCE:
+        return _("table %(n)s has no absence to take back") % {"n": fixture.number}
+    if result.scored["deals"]:
+        return _(
+            "deals were played before the absence: it stands (enter a correction with a "
+            "reason instead)"
+        )
+    number = fixture.round.number
+    later = facts.last is not None and facts.last[0] > number
+    if later and check_format(facts.event.format).needs_results:
+        return _(
+            "round %(next)s was made from this round's results: the absence can no longer be "
+            "taken back"
+        ) % {"next": number + 1}
+    return None

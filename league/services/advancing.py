@@ -21,8 +21,11 @@ from league.services.standings import bye_records, match_records
 from league.standings import MatchRecord, tally_event
 
 
-def table_result(seats: Sequence[Seat], scored: dict[str, Any]) -> scheduling.TableResult:
-    """A table's counted result as the formats read it (`seats` in seat order, players loaded).
+def table_result(
+    seats: Sequence[Seat], scored: dict[str, Any], absent: Sequence[int] = ()
+) -> scheduling.TableResult:
+    """A table's counted result as the formats read it (`seats` in seat order, players loaded;
+    `absent`: the seats marked absent, `Result.absent_seats`).
 
     A built-in bot fills a seat and goes nowhere (None); a bot account is an entrant like
     anyone."""
@@ -30,6 +33,7 @@ def table_result(seats: Sequence[Seat], scored: dict[str, Any]) -> scheduling.Ta
         seats=tuple(None if seat.player.is_builtin_bot else seat.player_id for seat in seats),
         winners=frozenset(scored["winners"]),
         payouts=tuple(scored["totals"]["payouts"]),
+        absent=frozenset(absent),
     )
 
 
@@ -88,12 +92,14 @@ def round_outcome(
     for fixture, seats, result in tables:
         scored = result.scored if result is not None else None
         forfeited = result.forfeited_seats if result is not None else []
+        absent = (result.absent_seats or []) if result is not None else []
         if corrected is not None and corrected[0].pk == fixture.pk:
             _, scored, forfeited = corrected
+            absent = []  # a correction is a result of the match played, without the mark
             replace = _match_record(fixture, round_, seats, scored, forfeited)
         if scored is None:
             return None
-        results.append(table_result(seats, scored))
+        results.append(table_result(seats, scored, absent))
     return RoundOutcome(
         tables=results,
         byes=tuple(

@@ -148,7 +148,8 @@ class LoadedSection:
 
 def deals_played(scored: dict[str, Any], *, sheet: bool) -> int:
     """Deals finished at the table (as league.services.standings counts them): an unfinished
-    record's last deal is the one in progress, a score sheet lists finished deals only."""
+    record's last deal is the one in progress, a score sheet (or an absence) lists finished
+    deals only."""
     return len(scored["deals"]) - (0 if scored["complete"] or sheet else 1)
 
 
@@ -165,7 +166,7 @@ def duplicate_table(
     if result is None:
         return DuplicateTable(fixture_id, players, (None,) * n_deals)
     scored = result["scored"]
-    played = min(deals_played(scored, sheet=result["source"] == Result.Source.SHEET), n_deals)
+    played = min(deals_played(scored, sheet=result["source"] in Result.FINISHED_DEALS), n_deals)
     deals: list[tuple[int, ...] | None] = [
         tuple(scored["deals"][k]["payouts"]) for k in range(played)
     ]

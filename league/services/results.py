@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -12,9 +13,10 @@ from django.utils.translation import gettext as _
 
 from games import catalogue
 from league import queue, scheduling
-from league.errors import LeagueError, LeagueFault, ResultChanged
+from league.errors import LeagueConflict, LeagueError, LeagueFault, ResultChanged
 from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
 from league.services import advancing, duplicate_scoring
+from league.services.entering import check_format
 from league.services.events import require_open
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
@@ -201,7 +203,7 @@ def record_result(
     if current:
         Result.objects.filter(pk=current.pk).update(current=False)
         LedgerEntry.objects.filter(result=current).delete()
-    version = (current.version + 1) if current else 1
+    version = next_version(fixture)
     result = Result.objects.create(
         fixture=fixture,
         version=version,
@@ -244,6 +246,13 @@ def _changed(fixture: Fixture, now: int) -> ResultChanged:
     )
 
 
+def next_version(fixture: Fixture) -> int:
+    """The version a new result of the fixture gets: after every one it ever had, counting or
+    not (an absence taken back leaves its version in the history)."""
+    last = fixture.results.order_by("-version").values_list("version", flat=True).first()
+    return (last or 0) + 1
+
+
 def _same_as(current: Result, scored: dict[str, Any], forfeited: list[int], grid: Any) -> bool:
     """Whether a correction would count exactly what counts now."""
     same = current.scored == scored and sorted(current.forfeited_seats or []) == forfeited
@@ -270,52 +279,105 @@ def notify_result(fixture: Fixture, result: Result) -> int:
     )
 
 
+@dataclass(frozen=True)
+class DealsPlayed:
+    """What a match that stopped at an absence played first: the deals that count (each
+    finished, `score_record`'s shape: scores and payouts per seat) and what they were read
+    from — the online table's record as it stopped, or the sheet or grid typed so far."""
+
+    deals: tuple[dict[str, Any], ...] = ()
+    record: dict[str, Any] | None = None
+    sheet: dict[str, Any] | None = None
+    grid: list[Any] | None = None
+
+
+DEADLINE = DealsPlayed(sheet={"deals": [], "forfeit": "deadline"})
+
+
+def forfeit_scored(event: Any, n_seats: int, absent: list[int], deals: Sequence[dict]) -> dict:
+    """A match that stopped at an absence as it counts: the deals played (their payouts sum to
+    zero, each), their totals, and as winners whom the event's format says win it (everyone
+    who was there, by default: `Format.absence_winners`). Never complete."""
+    winners = check_format(event.format).absence_winners(n_seats, frozenset(absent))
+    return {
+        "game": event.game,
+        "complete": False,
+        "deals": list(deals),
+        "totals": {
+            key: [sum(deal[key][s] for deal in deals) for s in range(n_seats)]
+            for key in ("scores", "payouts")
+        },
+        "winners": sorted(winners),
+    }
+
+
 @transaction.atomic
-def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str) -> Result:
-    """Count a match nobody played: the `forfeited_seats` forfeit, the others win, no deal and no
-    payout. The system's own (an asynchronous event's deadline policy, which decided it), never a
-    page's or the API's: organizers enter forfeits with a record or a score sheet."""
+def record_forfeit(
+    fixture: Fixture,
+    forfeited_seats: list[int],
+    *,
+    reason: str,
+    played: DealsPlayed = DEADLINE,
+    source: str = Result.Source.SHEET,
+    by: Any = None,
+) -> Result:
+    """Count a match that stopped because the `forfeited_seats` were absent: they forfeit, the
+    others win (the format's `absence_winners`), the deals `played` before it count as played
+    (their ledger rows, zero-sum each) and the rest of the match pays nothing.
+
+    Two callers, the system's own: an asynchronous event's deadline policy (nothing played, no
+    account: its players hear of it from the policy) and an organizer's absence
+    (`league.services.absences`, which authorized `by` and checked the seats; the players are
+    told as of any result). Never a page's or the API's directly."""
     fixture = Fixture.objects.select_for_update().select_related("round__event").get(pk=fixture.pk)
     event = fixture.round.event
     require_open(event)
     if fixture.results.filter(current=True).exists():
-        raise LeagueError(f"table {fixture.number} already has a result")
+        raise LeagueConflict(
+            _("table %(n)s already has a result; enter a correction with a reason")
+            % {"n": fixture.number}
+        )
     n = fixture.seats.count()
     forfeited = sorted(set(forfeited_seats))
     if not forfeited or any(s not in range(n) for s in forfeited):
         raise LeagueFault(f"forfeited seats {forfeited} for a table of {n}")
-    version = (fixture.results.order_by("-version").values_list("version", flat=True).first()) or 0
+    entered_by = by if getattr(by, "is_authenticated", False) else None
     result = Result.objects.create(
         fixture=fixture,
-        version=version + 1,
+        version=next_version(fixture),
         current=True,
-        source=Result.Source.SHEET,
-        sheet={"deals": [], "forfeit": "deadline"},
-        scored={
-            "game": event.game,
-            "complete": False,
-            "deals": [],
-            "totals": {"scores": [0] * n, "payouts": [0] * n},
-            "winners": [s for s in range(n) if s not in forfeited],
-        },
+        source=source,
+        record=played.record,
+        sheet=played.sheet,
+        grid=played.grid,
+        scored=forfeit_scored(event, n, forfeited, played.deals),
         forfeited_seats=forfeited,
+        absent_seats=forfeited,
+        entered_by=entered_by,
         reason=reason[:300],
     )
+    ResultSubmission.objects.filter(fixture=fixture, status__in=ResultSubmission.OPEN).update(
+        status=ResultSubmission.Status.SET_ASIDE, decided_at=timezone.now(), decided_by=entered_by
+    )
+    write_ledger(result)
     touch_standings(event.pk)
     held = duplicate_scoring.count_in_section(fixture)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)
-        if counted.pk != result.pk:  # this forfeit's players hear of it from the policy
+        if by is not None or counted.pk != result.pk:  # the policy tells its own players
             notify_result(counted.fixture, counted)
     return result
 
 
-def table_result(seats: Sequence[Seat], scored: dict[str, Any]) -> scheduling.TableResult:
-    """A table's counted result as the formats read it (`seats` in seat order, players loaded).
+def table_result(
+    seats: Sequence[Seat], scored: dict[str, Any], absent: Sequence[int] = ()
+) -> scheduling.TableResult:
+    """A table's counted result as the formats read it (`seats` in seat order, players loaded;
+    `absent` its absent seats).
 
     One translation for every reader: `league.services.advancing` (who goes on, and whether
     a correction would change that)."""
-    return advancing.table_result(seats, scored)
+    return advancing.table_result(seats, scored, absent)
 
 
 def _check_advancers_kept(fixture: Fixture, after: dict[str, Any], forfeited: list[int]) -> None:

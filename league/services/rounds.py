@@ -112,7 +112,7 @@ def round_results(round_: Round) -> list[scheduling.TableResult]:
         result = next((r for r in fixture.results.all() if r.current), None)
         if result is None:
             raise LeagueError(f"table {fixture.number} of round {round_.number} has no result")
-        results.append(table_result(list(fixture.seats.all()), result.scored))
+        results.append(table_result(list(fixture.seats.all()), result.scored, result.absent_seats))
     return results
 
 

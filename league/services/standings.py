@@ -33,7 +33,12 @@ def match_records(event: Event) -> list[MatchRecord]:
         seats_by_fixture.setdefault(fixture_id, []).append(player_id)
     records = []
     for result in Result.objects.filter(fixture__round__event=event, current=True).values(
-        "fixture_id", "fixture__round__number", "scored", "forfeited_seats", "source"
+        "fixture_id",
+        "fixture__round__number",
+        "scored",
+        "forfeited_seats",
+        "absent_seats",
+        "source",
     ):
         players = tuple(seats_by_fixture[result["fixture_id"]])
         scored = result["scored"]
@@ -45,7 +50,8 @@ def match_records(event: Event) -> list[MatchRecord]:
                 payouts=tuple(scored["totals"]["payouts"]),
                 winners=tuple(players[s] for s in scored["winners"]),
                 forfeited=frozenset(players[s] for s in result["forfeited_seats"]),
-                deals_played=deals_played(scored, sheet=result["source"] == Result.Source.SHEET),
+                deals_played=deals_played(scored, sheet=result["source"] in Result.FINISHED_DEALS),
+                absent=frozenset(players[s] for s in result["absent_seats"] or ()),
             )
         )
     return records
@@ -53,7 +59,8 @@ def match_records(event: Event) -> list[MatchRecord]:
 
 def deals_played(scored: dict, *, sheet: bool) -> int:
     """Deals finished at the table: an unfinished record's last deal is the one in progress (its
-    partial score), while a score sheet lists finished deals only, even when cut by a forfeit."""
+    partial score), while a score sheet (`sheet`: or an absence, `Result.FINISHED_DEALS`) lists
+    finished deals only, even when cut by a forfeit."""
     return len(scored["deals"]) - (0 if scored["complete"] or sheet else 1)
 
 
@@ -153,6 +160,7 @@ def compute_rows(event: Event) -> list[dict[str, Any]]:
             "total_payouts": row.total_payouts,
             "wins": row.wins,
             "byes": row.byes,
+            "absences": row.absences,
             "tiebreaks": list(row.tiebreak_values),
             "tied": row.tied,
             "round_reached": row.round_reached,

@@ -36,6 +36,7 @@ BASE_COLUMNS = (
     "total_payouts",
     "wins",
     "byes",
+    "absences",
 )
 
 
@@ -91,7 +92,7 @@ def standings_csv_rows(
                 "" if figures[c] is None else round_half_even(figures[c], API_PLACES)
                 for c in DUPLICATE_COLUMNS[config.duplicate_rank]
             ]
-        line += [r.matches_played, r.match_points, r.total_payouts, r.wins, r.byes]
+        line += [r.matches_played, r.match_points, r.total_payouts, r.wins, r.byes, r.absences]
         line += [tiebreak.cell(r.tiebreak_values[i]) for i, tiebreak in columns]
         out.append(line)
     return out

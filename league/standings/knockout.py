@@ -75,6 +75,7 @@ def rank_knockout(
                 byes=t.byes,
                 tiebreak_values=tuple(values[p]),
                 forfeits=t.forfeits,
+                absences=t.absences,
                 deals_played=t.deals_played,
                 bye_points=t.bye_points,
                 round_reached=progress.reached.get(p, 0),

@@ -22,7 +22,8 @@ class MatchRecord:
 
     `payouts[i]` belongs to `players[i]` and is the sum over the deals played; payouts are
     zero-sum. `winners` are player ids (the game's own definition); `forfeited` holds the
-    players who lost the match by clock or withdrawal — they rank below every other seat.
+    players who lost the match by clock or withdrawal — they rank below every other seat;
+    `absent` those of them who were absent (a no-show, or one who left: the absence mark).
     """
 
     fixture_id: int
@@ -32,6 +33,7 @@ class MatchRecord:
     winners: tuple[int, ...]
     forfeited: frozenset[int]
     deals_played: int
+    absent: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,7 @@ class StandingsRow:
     forfeits: int = 0
     deals_played: int = 0
     bye_points: int = 0
+    absences: int = 0  # matches the player was marked absent from (among `forfeits`)
     round_reached: int = 0  # knockout standings only: the last round the player was in
     # duplicate scoring only (exact; rounded where written out): Σ differences, mean percentage
     # (None: no deal yet), over the deals of the completed sections the player sat in

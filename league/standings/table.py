@@ -128,6 +128,7 @@ def rank_tally(
                     tiebreak_values=tuple(tb_values[p]),
                     tied=tied,
                     forfeits=t.forfeits,
+                    absences=t.absences,
                     deals_played=t.deals_played,
                     bye_points=t.bye_points,
                     duplicate_total=None if dup is None else dup.totals[p],

@@ -52,6 +52,7 @@ class PlayerTally:
     byes: int = 0
     bye_points: int = 0
     forfeits: int = 0
+    absences: int = 0
     deals_played: int = 0
     opponents_payout_sum: int = 0  # Σ over matches, over opponents met, of their total payouts
     opponents_met: int = 0  # how many terms are in that sum
@@ -114,6 +115,8 @@ def tally_event(
                 t.wins += 1
             if p in forfeited:
                 t.forfeits += 1
+                if p in m.absent:
+                    t.absences += 1
         if pairs is not None:
             # Each pair once: what p scores against q, q scores back negated.
             for i in range(n - 1):
@@ -164,10 +167,10 @@ def _check_match(m: MatchRecord, tallies: dict[int, PlayerTally], seen: set[int]
     for p in seats:
         if p not in tallies:
             raise StandingsFault(f"fixture {m.fixture_id}: player {p} is not an entrant")
-    if not set(m.winners) <= set(seats) or not m.forfeited <= set(seats):
+    if not set(m.winners) <= set(seats) or not m.absent <= m.forfeited <= set(seats):
         raise StandingsFault(
             f"fixture {m.fixture_id}: winners {m.winners} / forfeited {sorted(m.forfeited)} "
-            f"are not all seated in {seats}"
+            f"(absent {sorted(m.absent)}, who forfeit) are not all seated in {seats}"
         )
     if m.fixture_id in seen:
         raise StandingsFault(f"fixture {m.fixture_id} appears twice")

@@ -22,7 +22,7 @@ from tests.league.conftest import play_round
 pytestmark = pytest.mark.django_db
 
 TIEBREAKS = ["opponents_average_payout", "head_to_head", "wins"]
-FIXED = "rank,player_id,player,matches_played,match_points,total_payouts,wins,byes"
+FIXED = "rank,player_id,player,matches_played,match_points,total_payouts,wins,byes,absences"
 
 
 def served(client, event) -> list[list[str]]:
@@ -48,14 +48,15 @@ def test_the_served_file_keeps_its_columns_cells_and_safety(client, make_event, 
     for line in rows[1:]:
         row = snapshot[int(line[1])]
         assert [int(c) for c in line[:2]] == [row["rank"], row["player_id"]]
-        assert [int(c) for c in line[3:8]] == [
+        assert [int(c) for c in line[3:9]] == [
             row["matches_played"],
             row["match_points"],
             row["total_payouts"],
             row["wins"],
             row["byes"],
+            row["absences"],
         ]
-        average, head_to_head = line[8:]
+        average, head_to_head = line[9:]
         # Two decimals, rounded half up from the number a reader sees (-1.625 gives -1.63).
         exact = Decimal(repr(float(row["tiebreaks"][0])))
         assert average == str(exact.quantize(Decimal("0.01"), ROUND_HALF_UP) + 0), average
@@ -83,7 +84,7 @@ def test_a_knockout_writes_the_round_reached_its_page_shows(client, make_event, 
     play_round(event, alice, seed=2)  # the final: one table of round 1's winners
     header, *lines = served(client, event)
     assert header[:4] == ["rank", "player_id", "player", "round_reached"]
-    assert ",".join(header[4:9]) == FIXED.split(",", 3)[3]
+    assert ",".join(header[4:10]) == FIXED.split(",", 3)[3]
     snapshot = {row["player_id"]: row for row in standings_rows(event)}
     assert sorted(int(line[3]) for line in lines) == [1] * 6 + [2] * 3
     for line in lines:

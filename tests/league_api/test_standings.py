@@ -101,6 +101,7 @@ EXPECTED_ROW_KEYS = (
     "total_payouts",
     "wins",
     "byes",
+    "absences",
     "tiebreaks",
     "tied",
 )

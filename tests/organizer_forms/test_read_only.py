@@ -144,6 +144,8 @@ def fill(form: Form, scene: SimpleNamespace) -> dict[str, Any]:
         data["first"], data["second"] = players[0], players[-1]
     if "player" in form.blank:
         data["player"] = "walk-in"
+    if form.action.endswith("/absent/") and "seats" not in data:
+        data["seats"] = "0"  # "Mark absent": a person ticks who did not come
     correction = data.get("version", data.get("result-version", "0")) != "0"
     sheet = RECOUNT if correction else SHEET
     if "d0.tricks.0" in data:

@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from gameplay import api as gameplay
+from league.services import absences
 from league.services import organizers as organizer_services
 from league.services import rounds as round_services
 from league.services.results import record_result
@@ -45,6 +46,12 @@ def dora_played(scene: SimpleNamespace) -> SimpleNamespace:
     """dora's table of round 1 has its result: an invitation to claim her may be made (an
     organizer vouches only for a player with a result, league.services.claims)."""
     record_result(scene.fixture, by=scene.olga, sheet={"deals": [{"scores": [10, 2, 4]}]})
+    return scene
+
+
+def absent_at(scene: SimpleNamespace) -> SimpleNamespace:
+    """Round 1's table has a no-show at seat 0 (an absence its organizers may take back)."""
+    absences.mark_absent(scene.fixture, by=scene.olga, seats=[0])
     return scene
 
 
@@ -179,6 +186,13 @@ PAGES: dict[str, Builder] = {
     "round_schedule": lambda s: [
         ("post", url("round_schedule", s, 2), {"starts_at": "", "deadline": ""})
     ],
+    "fixture_absent": lambda s: [
+        ("get", url("fixture_absent", s, s.fixture.pk) + "?seats=0&after_deal=0", None),
+        ("post", url("fixture_absent", s, s.fixture.pk), {"seats": "0", "after_deal": "0"}),
+    ],
+    "fixture_absent_undo": lambda s: (lambda u: [("get", u, None), ("post", u, {})])(
+        url("fixture_absent_undo", absent_at(s), s.fixture.pk)
+    ),
 }
 
 
@@ -359,6 +373,16 @@ API: dict[tuple[str, str], Callable[[SimpleNamespace], Request]] = {
         "post",
         a(s, f"fixtures/{s.fixture.pk}/result/"),
         {"sheet": {"deals": [{"scores": [10, 2, 4]}]}},
+    ),
+    ("fixture-absent", "post"): lambda s: (
+        "post",
+        a(s, f"fixtures/{s.fixture.pk}/absent/"),
+        {"seats": [0], "after_deal": None},
+    ),
+    ("fixture-absent", "delete"): lambda s: (
+        "delete",
+        a(absent_at(s), f"fixtures/{s.fixture.pk}/absent/"),
+        None,
     ),
 }
 

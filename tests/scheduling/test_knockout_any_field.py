@@ -224,3 +224,17 @@ def test_a_withdrawn_winner_makes_way_for_the_next_best_at_the_table():
     decision = KNOCKOUT.advance(RoundOutcome([table], active=frozenset({2, 3}), table_size=3))
     assert decision.calls[0].advancer == 2
     assert 1 not in decision.players
+
+
+def test_an_absent_player_is_out_and_never_fills_the_next_round():
+    # 2 led the table before leaving (a payout of +9), and has the best total of all
+    tables = [
+        TableResult((1, 2, 3), frozenset({0, 2}), (-4, 9, -5), absent=frozenset({1})),
+        TableResult((4, 5, 6), frozenset({0}), (9, 0, -9)),
+    ]
+    standing = {2: Standing(50, 4), 5: Standing(0, 1), 6: Standing(-9, -2)}
+    decision = KNOCKOUT.advance(RoundOutcome(tables, standing=standing, table_size=3))
+    assert decision.calls[0].advancer == 1 and decision.calls[0].decided_by == "table_payout"
+    assert decision.players == (1, 4, 5) and decision.filled == (5,)  # not 2
+    alone = TableResult((None, 7, None), frozenset({0, 2}), (0, 0, 0), absent=frozenset({1}))
+    assert KNOCKOUT.advance(RoundOutcome([alone], table_size=3)).calls[0].advancer is None

@@ -24,8 +24,10 @@ def match(
     winners: tuple[int, ...] | None = None,
     deals: int = 4,
     fixture_id: int | None = None,
+    absent: tuple[int, ...] = (),
 ) -> MatchRecord:
-    """A match from {player: total payout}; winners default to the highest payouts."""
+    """A match from {player: total payout}; winners default to the highest payouts; `absent`
+    players (marked absent) forfeit too."""
     players = tuple(seats)
     payouts = tuple(seats.values())
     if winners is None:
@@ -37,8 +39,9 @@ def match(
         players=players,
         payouts=payouts,
         winners=winners,
-        forfeited=frozenset(forfeited),
+        forfeited=frozenset(forfeited) | frozenset(absent),
         deals_played=deals,
+        absent=frozenset(absent),
     )
 
 

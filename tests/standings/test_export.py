@@ -86,7 +86,7 @@ def test_a_knockout_has_the_round_reached_after_the_player_and_a_points_event_no
     header, *body = standings_csv_rows(rows, knockout, names)
     assert header == [
         "rank", "player_id", "player", "round_reached", "matches_played", "match_points",
-        "total_payouts", "wins", "byes", "opponents_average_payout",
+        "total_payouts", "wins", "byes", "absences", "opponents_average_payout",
     ]  # fmt: skip
     reached = {line[2]: line[3] for line in body}
     assert reached == {"Dave": 2, "Alice": 2, "Bob": 2, "Carol": 1}

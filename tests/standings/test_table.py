@@ -36,6 +36,31 @@ def test_every_column_of_a_row():
     assert alice.tiebreak_values == (5, pytest.approx((-2 - 2 + 1 - 2) / 4))
 
 
+def test_an_absence_is_a_forfeit_with_its_mark():
+    """The absent player who led after the deals played still ranks below the others at the
+    table, and carries the mark; a forfeit by the clock carries none."""
+    matches = [
+        match({ALICE: 3, BOB: -1, CAROL: -2}, absent=(ALICE,), winners=(BOB, CAROL), deals=1),
+        match({ALICE: 0, DAVE: 0, ERIN: 0}, forfeited=(DAVE,), winners=(ALICE, ERIN), round_no=2),
+    ]
+    rows = {r.player_id: r for r in compute_standings(EVERYONE, matches, [], CONFIG)}
+    assert (rows[ALICE].forfeits, rows[ALICE].absences, rows[ALICE].wins) == (1, 1, 1)
+    assert (rows[ALICE].match_points, rows[BOB].match_points, rows[CAROL].match_points) == (
+        -2 + 1,
+        2,
+        0,
+    )
+    assert (rows[DAVE].forfeits, rows[DAVE].absences) == (1, 0)
+    assert rows[ALICE].total_payouts == 3  # the deal played counts
+
+
+def test_an_absent_player_who_did_not_forfeit_is_a_broken_record():
+    record = match({ALICE: 0, BOB: 0, CAROL: 0})
+    broken = type(record)(**{**{f: getattr(record, f) for f in record.__slots__}, "absent": {BOB}})
+    with pytest.raises(StandingsFault, match="absent"):
+        compute_standings(EVERYONE, [broken], [], CONFIG)
+
+
 def test_csv_rows_are_a_header_and_one_line_per_player():
     rows = compute_standings(
         (ALICE, BOB, CAROL), [match({ALICE: 3, BOB: 3, CAROL: -6})], [], CONFIG
@@ -52,11 +77,12 @@ def test_csv_rows_are_a_header_and_one_line_per_player():
         "total_payouts",
         "wins",
         "byes",
+        "absences",
         "opponents_average_payout",  # the total_payouts tie-break is the column above already
     ]
-    assert csv[1] == [1, ALICE, "Alice", 1, 1, 3, 1, 0, Decimal("-1.50")]
+    assert csv[1] == [1, ALICE, "Alice", 1, 1, 3, 1, 0, 0, Decimal("-1.50")]
     assert csv[2][:2] == [1, BOB]  # tied with Alice
-    assert csv[3] == [3, CAROL, "Carol", 1, -2, -6, 0, 0, Decimal("3.00")]
+    assert csv[3] == [3, CAROL, "Carol", 1, -2, -6, 0, 0, 0, Decimal("3.00")]
     assert str(csv[3][-1]) == "3.00"  # two decimals, as the page shows it
     assert len(standings_csv_rows(rows, CONFIG)[0]) == len(csv[0]) - 1  # no names, no column
 

@@ -35,6 +35,35 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+# What an absence counts for (`Format.absence_rules`), the event's help page says.
+ABSENT_LOSES = gettext_noop(
+    "A player the organizer marks absent loses the match: they forfeit and count below "
+    "everyone at the table, and each player who was there wins it. The round closes with "
+    "this result as with any other."
+)
+ABSENT_PAYOUTS = gettext_noop(
+    "Marked absent before the first deal (nobody came), the match pays nothing. Marked absent "
+    "after deal k (the player left), deals 1 to k count as played, with their payouts for "
+    "everyone at the table, and the rest of the match pays nothing: the payouts still add up "
+    "to zero."
+)
+ABSENCE_UNDONE = gettext_noop(
+    "A player who arrives before the first deal is played: the organizer takes the absence "
+    "back and the table plays as usual."
+)
+ABSENCE_UNDONE_NEEDS_RESULTS = gettext_noop(
+    "A player who arrives before the first deal is played: the organizer takes the absence "
+    "back and the table plays as usual, unless the next round has already been made from "
+    "this round's results."
+)
+ABSENT_DUPLICATE = gettext_noop(
+    "Duplicate: the table stops at the absence. For each deal it did not play, the absent "
+    "player gets the smallest of 0 and the lowest difference of their seat at the tables that "
+    "played the deal, and a percentage of 0; the others at the table get a difference of 0 "
+    "and a percentage of 50."
+)
+
+
 class Format:
     """One event format. Subclass it, set the class attributes, write `plan_round` (and
     `preview` if the rounds can be worked out in advance), and register an instance in
@@ -97,6 +126,24 @@ class Format:
         """The order round 1 is cut from (a round page shows it), or None if round 1 does
         not seat by an order (a league's schedule)."""
         return None
+
+    def absence_winners(self, n_seats: int, absent: frozenset[int]) -> frozenset[int]:
+        """Who wins a match some seats were absent from (league.services.absences): by
+        default everyone who was there. The absent seats forfeit (below everyone at the
+        table); the deals played before the absence count as played, the rest pay nothing."""
+        return frozenset(range(n_seats)) - absent
+
+    def absence_rules(self, *, duplicate: bool = False) -> list[Note]:
+        """What the event's help page says an absence counts for, under this format (and,
+        `duplicate`, under the duplicate scoring's forfeit rule)."""
+        notes = [
+            Note(ABSENT_LOSES),
+            Note(ABSENT_PAYOUTS),
+            Note(ABSENCE_UNDONE_NEEDS_RESULTS if self.needs_results else ABSENCE_UNDONE),
+        ]
+        if duplicate:
+            notes.append(Note(ABSENT_DUPLICATE))
+        return notes
 
     def rounds_needed(self, n_players: int, *, table_size: int, leftover: str) -> int | None:
         """The rounds an event of `n_players` needs to be decided; None: as many as it has."""

@@ -71,6 +71,19 @@ class Knockout(Format):
     ) -> list[PlayerRecord] | None:
         return first_round_order(players, seed)
 
+    def absence_rules(self, *, duplicate: bool = False) -> list[Note]:
+        """The absent player is out as well (`league.scheduling.knockout.decide`)."""
+        return [
+            *super().absence_rules(duplicate=duplicate),
+            Note(
+                gettext_noop(
+                    "An absent player is out: the players who were at the table decide who "
+                    "goes on, as above, and an absent player never fills the next round as one "
+                    "of the best non-winners."
+                )
+            ),
+        ]
+
     def rules(self, round_no: int, *, n_players: int, table_size: int, leftover: str) -> list[Note]:
         notes = []
         if round_no == 1:
