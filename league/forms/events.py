@@ -21,6 +21,7 @@ from league.services.events import (
     DEFAULT_TIEBREAKS,
     LOCKED_ONCE_PLANNED,
     MAX_ROUNDS,
+    MAX_SECONDS_PER_MOVE,
     max_deals_per_match,
     scoring_problems,
     size_problems,
@@ -214,6 +215,7 @@ class EventForm(forms.ModelForm):
         self.rounds_planned = self.instance.round_set.count() if self.instance.pk else 0
         _bound(self.fields["rounds"], max(1, self.rounds_planned), MAX_ROUNDS)
         _bound(self.fields["deals_per_match"], 1, max_deals_per_match())
+        _bound(self.fields["seconds_per_move"], 0, MAX_SECONDS_PER_MOVE)
         if self.instance.pk:
             self.fields["tiebreaks"].initial = list(self.instance.tiebreaks)
         else:

@@ -102,6 +102,11 @@ def check_tiebreaks(names: list[str]) -> list[str]:
     return list(names)
 
 
+# An event table's clock: up to a day a move (a database integer, and a live table's pace;
+# play by the day has its own paces).
+MAX_SECONDS_PER_MOVE = 24 * 60 * 60
+
+
 def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
     """Validate name, game, variant and numbers; returns the fields with the name tidied
     (`players.typed_name`) and the full variant."""
@@ -122,6 +127,12 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         raise LeagueError(message)
     if "bot_level" in fields:
         check_bot_level(game, fields["bot_level"])
+    seconds = fields.get("seconds_per_move", 0)
+    if not isinstance(seconds, int) or not 0 <= seconds <= MAX_SECONDS_PER_MOVE:
+        raise LeagueError(
+            _("the clock per move is 0 (no clock) to %(max)s seconds")
+            % {"max": MAX_SECONDS_PER_MOVE}
+        )
     for _field, message in scoring_problems(fields):
         raise LeagueError(message)
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)

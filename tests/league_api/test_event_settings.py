@@ -306,3 +306,13 @@ def test_a_patch_reads_a_fixed_number_of_queries(alice, size, django_assert_max_
     with django_assert_max_num_queries(12):  # the same for a bigger event
         answer = patch(client, event, {"name": f"League of {size}", "rounds": 6})
     assert answer.status_code == 200, answer.content
+
+
+@pytest.mark.parametrize("seconds", [86_401, 2**31, -1])
+def test_a_clock_beyond_a_day_a_move_is_a_400_not_a_database_error(as_alice, cup, seconds):
+    """A PostgreSQL integer overflows at 2**31: the service bounds the clock first."""
+    before = settings(cup)
+    answer = patch(as_alice, cup, {"seconds_per_move": seconds})
+    assert answer.status_code == 400
+    assert settings(cup) == before
+    assert patch(as_alice, cup, {"seconds_per_move": 86_400}).status_code == 200
