@@ -14,7 +14,7 @@ from games import catalogue
 from league import queue, scheduling
 from league.errors import LeagueError, LeagueFault
 from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
-from league.services import advancing, duplicate_scoring
+from league.services import advancing, duplicate_scoring, event_end
 from league.services.events import require_open
 from league.services.notifications import notify
 from league.services.permissions import check_can_manage
@@ -223,6 +223,7 @@ def record_result(
     )
     write_ledger(result)
     touch_standings(event.pk)
+    event_end.settle(event)  # the last result finishes the event; a correction may reopen it
     # A table of a duplicate section still being played is held (rated and notified when the
     # section completes, all at once): league.services.duplicate_scoring.
     held = duplicate_scoring.count_in_section(fixture)
@@ -290,6 +291,7 @@ def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str)
         reason=reason[:300],
     )
     touch_standings(event.pk)
+    event_end.settle(event)
     held = duplicate_scoring.count_in_section(fixture)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)
