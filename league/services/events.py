@@ -269,7 +269,9 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
     check_bot_accounts_may_stay(event, merged.get("allow_bot_accounts", event.allow_bot_accounts))
     for name, value in merged.items():
         setattr(event, name, value)
-    event.save()
+    # Only the settings: a copy of the row read earlier must not write back its status,
+    # visibility or podium (changed since by a result, publishing, closing).
+    event.save(update_fields=list(merged))
     touch_standings(event.pk)
     event_end.settle(event)  # more rounds reopen a finished event; a tie-break moves its podium
     return event

@@ -223,10 +223,11 @@ def record_result(
     )
     write_ledger(result)
     touch_standings(event.pk)
-    event_end.settle(event)  # the last result finishes the event; a correction may reopen it
     # A table of a duplicate section still being played is held (rated and notified when the
     # section completes, all at once): league.services.duplicate_scoring.
     held = duplicate_scoring.count_in_section(fixture)
+    # The last result finishes the event (its section complete first: the podium counts it).
+    event_end.settle(event)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)  # robust: a broker that is down is no 500 (a sweep too)
         notify_result(counted.fixture, counted)
@@ -291,8 +292,8 @@ def record_forfeit(fixture: Fixture, forfeited_seats: list[int], *, reason: str)
         reason=reason[:300],
     )
     touch_standings(event.pk)
-    event_end.settle(event)
     held = duplicate_scoring.count_in_section(fixture)
+    event_end.settle(event)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)
         if counted.pk != result.pk:  # this forfeit's players hear of it from the policy
