@@ -483,6 +483,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # An event's `status` (its stage: docs/league.md, "The end of an event") beside the other
+    # `status` fields (rounds, tables): named, so no enum name collides.
+    "ENUM_NAME_OVERRIDES": {"EventStatusEnum": "league.models.Event.Stage"},
 }
 
 # No secret in any log line (seat tokens ride in URLs, which every server logs): LOGGING is

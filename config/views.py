@@ -11,7 +11,7 @@ from gameplay.models import Table
 from gameplay.services import lobby
 from games import catalogue
 from league.ratings.leaders import LEADERS_SHOWN, Leaders, leaders
-from league.services import overview
+from league.services import event_end, overview
 
 # How many tables of each list the home page shows (the lobby and "My games" have them all).
 TABLES_SHOWN = 5
@@ -55,8 +55,15 @@ def _outcome(table: Table, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _event_row(event: Any, names: dict[str, str]) -> dict[str, Any]:
-    return {"event": event, "game_name": names.get(event.game, event.game)}
+def _event_row(event: Any, names: dict[str, str], podium: Any = ()) -> dict[str, Any]:
+    return {"event": event, "game_name": names.get(event.game, event.game), "podium": podium}
+
+
+def _finished_rows(names: dict[str, str]) -> list[dict[str, Any]]:
+    """The events just played to their end, each with its podium (its players in one query)."""
+    events = overview.finished_events()
+    podiums = event_end.podiums(events)
+    return [_event_row(e, names, podiums[e.pk]) for e in events]
 
 
 def _last_games(user: Any, names: dict[str, str]) -> list[dict[str, Any]]:
@@ -85,9 +92,10 @@ def _board(tops: dict[str, Leaders], game: catalogue.GameInfo) -> dict[str, Any]
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front door: Play now for every game, tables to watch and to join, events, the top of
-    each leaderboard and, for a player, their next fixture and last games. A fixed number of
-    queries whatever the number of games, tables, events and ratings."""
+    """The front door: Play now for every game, tables to watch and to join, events (under way,
+    coming up, just finished with their podium), the top of each leaderboard and, for a
+    player, their next fixture and last games. A fixed number of queries whatever the number
+    of games, tables, events and ratings."""
     user = request.user
     games = catalogue.games()
     names = {g.name: g.display_name for g in games}
@@ -106,6 +114,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "open_tables": tables[Table.Status.WAITING],
         "running_events": [_event_row(e, names) for e in overview.running_events()],
         "upcoming_events": [_event_row(e, names) for e in overview.upcoming_events()],
+        "finished_events": _finished_rows(names),
         "leaderboards": [_board(tops, g) for g in games],
         "next_fixture": fixture,
         "next_fixture_game": names.get(fixture.round.event.game, "") if fixture else "",

@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
@@ -136,10 +136,23 @@ class Event(models.Model):
         DRAFT = "draft", _("Draft (organizers only)")
         PUBLISHED = "published", _("Published")
 
+    # Where the event is in its life, as stored: before its first round is published, under
+    # way, finished by itself (its last round decided: league.services.event_end), closed by
+    # an organizer. What pages and the API show is `stage`, which adds the draft.
     class Status(models.TextChoices):
         OPEN = "open", _("Open for entries")
         RUNNING = "running", _("Running")
+        FINISHED = "finished", pgettext_lazy("event status", "Finished")
         CLOSED = "closed", _("Closed")
+
+    # The event's status as every page and the API show it (`stage`, `stage_label`), in the
+    # order an event lives it (docs/league.md, "The end of an event").
+    class Stage(models.TextChoices):
+        DRAFT = "draft", pgettext_lazy("event status", "Draft")
+        REGISTRATION = "registration", pgettext_lazy("event status", "Registration")
+        RUNNING = "running", pgettext_lazy("event status", "Running")
+        FINISHED = "finished", pgettext_lazy("event status", "Finished")
+        CLOSED = "closed", pgettext_lazy("event status", "Closed")
 
     class Timeout(models.TextChoices):
         DEFAULT_ACTION = "default", _("Play a legal default action")
@@ -260,6 +273,10 @@ class Event(models.Model):
         max_length=10, choices=Visibility.choices, default=Visibility.DRAFT
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    # The podium once the event is over (league.services.event_end.winners, kept with the
+    # status): [{"place": 1, "player": <id>, "decided_by": "result" | "lot" | …}, …], best
+    # first; empty while the event is not finished.
+    winners = models.JSONField(default=list, blank=True, editable=False)
     seed = models.BigIntegerField(default=0, help_text="makes round plans and the lot repeatable")
     standings_version = models.PositiveIntegerField(
         default=0, help_text="bumped by every change the standings depend on"
@@ -326,6 +343,31 @@ class Event(models.Model):
         """The game as a person reads it ("3-5-8 (Sergeant Major)"): `game` is an id, for URLs,
         the API and CSVs only."""
         return catalogue.display_name(self.game)
+
+    @property
+    def stage(self) -> str:
+        """The one status every page and the API show (`Event.Stage`): draft, registration,
+        running, finished, closed. Read from the row alone, so a list of events costs nothing
+        more."""
+        if self.status == self.Status.CLOSED:
+            return self.Stage.CLOSED
+        if self.visibility == self.Visibility.DRAFT:
+            return self.Stage.DRAFT
+        if self.status == self.Status.FINISHED:
+            return self.Stage.FINISHED
+        if self.status == self.Status.RUNNING:
+            return self.Stage.RUNNING
+        return self.Stage.REGISTRATION
+
+    @property
+    def stage_label(self) -> str:
+        """`stage` as a person reads it, translated ("Finished")."""
+        return str(self.Stage(self.stage).label)
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or closed: its standings are final (a finished one may still be corrected)."""
+        return self.status in (self.Status.FINISHED, self.Status.CLOSED)
 
     @property
     def is_duplicate(self) -> bool:

@@ -17,6 +17,7 @@ from rest_framework import serializers
 from games import catalogue
 from league.api.permissions import record_is_public
 from league.models import Bye, Entry, Event, Fixture, FixtureProposal, Player, Result, Round, Seat
+from league.services import event_end
 from league.services.events import bot_level_problem, scoring_problems
 from league.services.rounds import loaded_fingerprint
 from league.standings import public_values
@@ -49,7 +50,7 @@ class PlayerEventSerializer(serializers.Serializer):
     slug = serializers.CharField(source="event.slug")
     name = serializers.CharField(source="event.name")
     game = serializers.CharField(source="event.game")
-    status = serializers.CharField(source="event.status")
+    status = serializers.ChoiceField(choices=Event.Stage.choices, source="event.stage")
     checked_in = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
     total_payout = serializers.IntegerField()
@@ -81,6 +82,11 @@ class PlayerDetailSerializer(PlayerSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     game_name = serializers.SerializerMethodField()
+    # The event's status as every page shows it (Event.stage: docs/league.md, "The end of an
+    # event"); before it, `open` stood for what is now `registration` (or `draft`).
+    status = serializers.ChoiceField(choices=Event.Stage.choices, source="stage", read_only=True)
+    # Its entries as every page counts them (league.services.entry_counts: an entry withdrawn
+    # before it played is not counted).
     entries_count = serializers.IntegerField(read_only=True)
     url = serializers.SerializerMethodField()
 
@@ -102,6 +108,34 @@ class EventSerializer(serializers.ModelSerializer):
 
     def get_url(self, event: Event) -> str:
         return _url(self.context, "event", event.slug)
+
+
+class WinnerSerializer(serializers.Serializer):
+    """One place of an event's podium (league.services.event_end)."""
+
+    place = serializers.IntegerField()
+    player = PlayerRefSerializer()
+    decided_by = serializers.ChoiceField(
+        choices=["result", "total_payouts", "match_points", "lot"],
+        allow_null=True,
+        help_text="a knockout's champion: how they went on from the final (the result at the "
+        "table, a tie-break of the stated order, or the event's draw); null for the others",
+    )
+
+
+class EventDetailSerializer(EventSerializer):
+    """An event with its winners: empty until it is finished (or closed under way)."""
+
+    winners = serializers.SerializerMethodField()
+
+    class Meta(EventSerializer.Meta):
+        fields = [*EventSerializer.Meta.fields, "winners"]
+
+    @extend_schema_field(WinnerSerializer(many=True))
+    def get_winners(self, event: Event) -> list[dict[str, Any]]:
+        """A knockout's champion, then the final's other players; any other format's first
+        three of the standings."""
+        return WinnerSerializer(event_end.podium(event), many=True).data
 
 
 class EventCreateSerializer(serializers.ModelSerializer):

@@ -48,6 +48,7 @@ from league.services import events as event_services
 from league.services import results as result_services
 from league.services import rounds as round_services
 from league.services import sections as section_services
+from league.services.entry_counts import with_entry_counts
 from league.services.permissions import can_manage, can_see
 from league.services.standings import standings_rows
 
@@ -139,7 +140,7 @@ def visible_events(user: Any) -> QuerySet[Event]:
             organized = Event.organizers.through.objects.filter(user_id=user.pk)
             visible |= Q(pk__in=organized.values("event_id"))
         events = events.filter(visible)
-    return events.annotate(entries_count=Count("entries")).order_by("-created_at", "-pk")
+    return with_entry_counts(events, "entries_count").order_by("-created_at", "-pk")
 
 
 def counting_results() -> Prefetch:
@@ -205,10 +206,10 @@ class EventList(LeagueAPIMixin, generics.ListCreateAPIView):
 
 
 class EventDetail(LeagueAPIMixin, generics.RetrieveDestroyAPIView):
-    """An event you may see; its organizers may change its settings, and delete it while it is
-    a draft."""
+    """An event you may see, with its winners once it is over; its organizers may change its
+    settings, and delete it while it is a draft."""
 
-    serializer_class = s.EventSerializer
+    serializer_class = s.EventDetailSerializer
     lookup_field = "slug"
     permission_classes = [ManagesEventToWrite]
 
@@ -251,14 +252,14 @@ class EventDetail(LeagueAPIMixin, generics.RetrieveDestroyAPIView):
 
 
 class EventPublish(EventScopedMixin, APIView):
-    @extend_schema(request=None, responses={200: s.EventSerializer, 403: NOT_ALLOWED})
+    @extend_schema(request=None, responses={200: s.EventDetailSerializer, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str) -> Response:
         event_services.publish_event(self.event, by=request.user)
         return _event_response(request, self.event)
 
 
 class EventClose(EventScopedMixin, APIView):
-    @extend_schema(request=None, responses={200: s.EventSerializer, 403: NOT_ALLOWED})
+    @extend_schema(request=None, responses={200: s.EventDetailSerializer, 403: NOT_ALLOWED})
     def post(self, request: Request, slug: str) -> Response:
         event_services.close_event(self.event, by=request.user)
         return _event_response(request, self.event)
@@ -266,7 +267,7 @@ class EventClose(EventScopedMixin, APIView):
 
 def _event_response(request: Request, event: Event) -> Response:
     fresh = visible_events(request.user).get(pk=event.pk)
-    return Response(s.EventSerializer(fresh, context={"request": request}).data)
+    return Response(s.EventDetailSerializer(fresh, context={"request": request}).data)
 
 
 def _valid(serializer_class: type, request: Request) -> dict[str, Any]:

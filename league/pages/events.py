@@ -31,9 +31,10 @@ from league.models import (
 )
 from league.ratings.queries import player_rating_sections
 from league.ratings.services import rating_then
-from league.services import duplicate_scoring, registration, sections
+from league.services import duplicate_scoring, event_end, registration, sections
 from league.services import organizers as organizer_services
 from league.services.bracket import is_knockout
+from league.services.entry_counts import counted, with_entry_counts
 from league.services.event_times import zone
 from league.services.ledger import LEDGER_FIELDS, ledger_rows, withheld_from
 from league.services.organizers import display_name
@@ -41,7 +42,6 @@ from league.services.permissions import can_manage, can_organize, can_see
 from league.services.round_rules import round_notes
 from league.services.rounds import loaded_fingerprint
 from league.services.standings import (
-    played_in,
     standings_config,
     standings_mode,
     standings_rows,
@@ -65,13 +65,10 @@ def visible_event(request: HttpRequest, slug: str) -> Event:
 def event_list(request: HttpRequest) -> HttpResponse:
     published = Q(visibility=Event.Visibility.PUBLISHED)
     mine = Q(organizers=request.user.pk) if request.user.is_authenticated else Q(pk__in=[])
-    events = (
-        Event.objects.filter(published | mine)
-        .distinct()
-        .annotate(n_entries=Count("entries", distinct=True))
-        .order_by("-created_at")
-    )
-    # Each row shows the game's and format's display names (Event.game_name, .format_name).
+    events = Event.objects.filter(pk__in=Event.objects.filter(published | mine).values("pk"))
+    events = with_entry_counts(events).order_by("-created_at")
+    # Each row shows the game's and format's display names (Event.game_name, .format_name), its
+    # entries as every page counts them and its status as every page shows it (Event.stage).
     context = {"events": events, "can_organize": can_organize(request.user)}
     return render(request, "league/event_list.html", context)
 
@@ -103,25 +100,27 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "variant": gameplay.describe_variant(event.game, event.variant),
         "bot_level": gameplay.bot_level_label(event.bot_level),
         "has_bracket": is_knockout(event),  # a knockout's tables drawn as a tree
+        "podium": event_end.podium(event),  # once it is over (no query before)
         **people_context(request, event, entries),
     }
     return render(request, "league/event_detail.html", context)
 
 
 def people_context(request: HttpRequest, event: Event, entries: QuerySet[Entry]) -> dict:
-    """The event page's people: its organizers, the entries that withdrew before they played
-    (listed apart), and the visitor's sign-up (league.services.registration); a fixed number of
-    queries whatever the number of entries."""
+    """The event page's people: its organizers, its entries as every page counts them
+    (league.services.entry_counts), those that withdrew before they played (listed apart), and
+    the visitor's sign-up (league.services.registration), by name in the reader's language; a
+    fixed number of queries whatever the number of entries."""
     rows = sorted_by_name(
-        entries.annotate(played=ExpressionWrapper(played_in(event), BooleanField())),
+        entries.annotate(counted=ExpressionWrapper(counted(), BooleanField())),
         lambda entry: entry.player.name,
         get_language(),
     )
     standing = registration.standing(event, request.user)
     shown = event.signup_open or standing.entry is not None or standing.waiting_position
     return {
-        "entries": [e for e in rows if e.played or not e.withdrawn],
-        "withdrawn_before_play": [e for e in rows if e.withdrawn and not e.played],
+        "entries": [e for e in rows if e.counted],
+        "withdrawn_before_play": [e for e in rows if not e.counted],
         "organizer_names": [display_name(u) for u in organizer_services.organizers(event)],
         "standing": standing,
         "signup_shown": bool(shown and event.visibility == Event.Visibility.PUBLISHED),
@@ -149,6 +148,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     # Duplicate: a table of a section still being played shows nothing of its result (its own
     # players see theirs as at the table), league.services.duplicate_scoring.
     withheld = duplicate_scoring.withheld_fixtures(request.user, event, round_=round_)
+    notes = round_notes(round_, fixtures, byes)  # how it was made, who goes on
+    # A format that picks who goes on (a knockout) marks who did, not every co-winner: one
+    # who lost a tie at the table (the draw) is not marked, and the table says how it went.
+    went_on = notes["went_on"]
     tables = []
     for fixture in fixtures:
         result = fixture.counting[0] if fixture.counting else None
@@ -163,8 +166,14 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "result": result,
                 "agreed": fixture.agreed[0] if fixture.agreed else None,
                 "withheld": fixture.pk in withheld,
+                "went_on": went_on.get(fixture.pk),
                 "seats": [
-                    {"seat": s, "payout": totals[s.number], "winner": s.number in winners}
+                    {
+                        "seat": s,
+                        "payout": totals[s.number],
+                        "winner": s.number in winners and not notes["picks_players"],
+                        "went_on": went_on.get(fixture.pk, {}).get("player") == s.player_id,
+                    }
                     for s in seats
                 ],
             }
@@ -172,7 +181,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
     if event.is_duplicate and round_.status == Round.Status.PUBLISHED:
         context["deals"] = range(1, event.deals_per_match + 1)  # the travellers' links
-    context["format_notes"] = round_notes(round_, fixtures, byes)  # how it was made, who goes on
+    context["format_notes"] = notes
     context["duplicate"] = sections.sections_overview(round_, fixtures)  # duplicate events
     if manager and round_.status == Round.Status.DRAFT:
         context["draft"] = loaded_fingerprint(fixtures, byes)

@@ -28,7 +28,7 @@ from gameplay import api as gameplay
 from games import catalogue
 from league.errors import LeagueConflict, LeagueError, LeagueFault
 from league.models import Event, Fixture, LedgerEntry, Result, Seat
-from league.services import actions
+from league.services import actions, event_end
 from league.services.permissions import check_can_manage
 from league.services.results import (
     DealsPlayed,
@@ -244,4 +244,5 @@ def undo_absence(fixture: Fixture, *, by: Any) -> Fixture:
             fixture.table_ref = start_fixture_table(event, table)
         fixture.save(update_fields=["table_ref", "opened_at"])
     touch_standings(event.pk)
+    event_end.settle(event)  # the absence may have ended the event: it runs again
     return fixture

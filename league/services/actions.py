@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from league.errors import LeagueError, LeagueFault
 from league.models import Bye, Entry, Event, Fixture, Result, Round, Seat
-from league.services.entering import check_format, late_entry_problem
+from league.services.entering import check_format, finished_problem, late_entry_problem
 from league.services.permissions import can_manage, check_can_manage
 
 
@@ -210,6 +210,8 @@ def _generate_round(facts: Facts, target: Any) -> str | None:
     if number > event.rounds:
         return _("all %(n)s rounds of this event exist") % {"n": event.rounds}
     fmt = check_format(event.format)
+    if event.status == Event.Status.FINISHED:  # its last round decided (a knockout's final)
+        return _(fmt.decided_message)
     if fmt.needs_results and last is not None:
         missing = sum(1 for r, _t in facts.waiting if r == last[0])
         if missing:
@@ -223,7 +225,7 @@ def _generate_round(facts: Facts, target: Any) -> str | None:
 @rule("enter")
 def _enter(facts: Facts, target: Any) -> str | None:
     """Entering players (one, or an import)."""
-    return closed(facts.event) or facts.late_entry_problem
+    return closed(facts.event) or finished_problem(facts.event) or facts.late_entry_problem
 
 
 @rule("check_in")

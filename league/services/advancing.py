@@ -1,9 +1,10 @@
 """Who goes on after a round, as the event's format decides it (a knockout's table goers,
 byes and best non-winners), read from the database for the format's pure `advance`.
 
-One loader for the three readers: `rounds.generate_round` (the next round's field),
+One loader for its readers: `rounds.generate_round` (the next round's field),
 `results.record_result` (a correction that would change who went on, once the next round
-exists, is refused) and the round page (who went on, and why).
+exists, is refused), the round page (who went on, and why) and `event_end` (a knockout's
+champion, and whether its final is played).
 """
 
 from __future__ import annotations
@@ -60,6 +61,20 @@ def still_entered(event: Event) -> frozenset[int]:
             event=event, checked_in=True, withdrawn_after_round__isnull=True
         ).values_list("player_id", flat=True)
     )
+
+
+def played_plan(round_: Round) -> scheduling.RoundPlan:
+    """A stored round as the scheduler writes one: tables in seat order (None: bot), byes
+    (two queries). What `Format.is_decided` reads: the next round's planning, the event's end."""
+    tables: dict[int, list[int | None]] = {}
+    seats = Seat.objects.filter(fixture__round=round_).order_by("fixture__number", "number")
+    for fixture_id, player_id, bot_level in seats.values_list(
+        "fixture_id", "player_id", "player__bot_level"
+    ):
+        # A built-in bot is a filler the plan leaves open; a bot account is an entrant.
+        tables.setdefault(fixture_id, []).append(None if bot_level else player_id)
+    byes = Bye.objects.filter(round=round_).values_list("player_id", flat=True)
+    return scheduling.RoundPlan(tuple(map(tuple, tables.values())), tuple(byes))
 
 
 def played_tables(

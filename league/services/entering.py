@@ -33,6 +33,13 @@ def require_open(event: Event) -> None:
         raise LeagueError(_("this event is closed"))
 
 
+def finished_problem(event: Event) -> str | None:
+    """A finished event takes nobody in: every round is played (more rounds reopen it)."""
+    if event.status == Event.Status.FINISHED:
+        return _("this event is finished: every round has been played")
+    return None
+
+
 def late_entry_problem(event: Event) -> str | None:
     """Why the event takes no new entrant now (its format takes none once round 1 is planned),
     or None. The formats registry says which formats take late entries."""
@@ -44,8 +51,8 @@ def late_entry_problem(event: Event) -> str | None:
 
 
 def takes_entries(event: Event) -> bool:
-    """Whether anyone may still come in: open, and the format takes them at this point."""
-    return event.status != Event.Status.CLOSED and late_entry_problem(event) is None
+    """Whether anyone may still come in: not over, and the format takes them at this point."""
+    return not event.is_over and late_entry_problem(event) is None
 
 
 def check_may_enter_existing(user: Any) -> None:
@@ -87,7 +94,7 @@ def create_entry(event: Event, player: Player, *, checked_in: bool, email: str =
     """The entry itself, once the caller has authorized whoever asked; inside its transaction."""
     require_open(event)
     check_may_play_in(event, player)
-    problem = late_entry_problem(event)
+    problem = finished_problem(event) or late_entry_problem(event)
     if problem:
         raise LeagueError(problem)
     entry, created = Entry.objects.get_or_create(

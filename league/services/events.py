@@ -23,7 +23,7 @@ from league.models import Entry, Event, Player
 from league.scheduling.errors import SchedulingError
 from league.scheduling.formats import formats as registered_formats
 from league.scheduling.formats import get_format
-from league.services import actions, players, waiting_list
+from league.services import actions, event_end, players, waiting_list
 from league.services.actions import has_played
 from league.services.entering import (
     check_format,
@@ -280,8 +280,11 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
     check_bot_accounts_may_stay(event, merged.get("allow_bot_accounts", event.allow_bot_accounts))
     for name, value in merged.items():
         setattr(event, name, value)
-    event.save()
+    # Only the settings: a copy of the row read earlier must not write back its status,
+    # visibility or podium (changed since by a result, publishing, closing).
+    event.save(update_fields=list(merged))
     touch_standings(event.pk)
+    event_end.settle(event)  # more rounds reopen a finished event; a tie-break moves its podium
     return event
 
 
@@ -302,7 +305,9 @@ def publish_event(event: Event, *, by: Any) -> None:
 @transaction.atomic
 def close_event(event: Event, *, by: Any) -> None:
     """No more rounds or results (corrections too) once closed: refused while a round is a
-    draft or a published table has no result (an online match there would be thrown away)."""
+    draft or a published table has no result (an online match there would be thrown away).
+    A finished event keeps its podium; one closed before its end names its standings' first
+    three (league.services.event_end)."""
     check_can_manage(by, event)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.CLOSED:
@@ -310,7 +315,8 @@ def close_event(event: Event, *, by: Any) -> None:
     why = actions.close_problem(actions.Facts(event))  # the rule that hides the page's button
     if why:
         raise LeagueError(why)
-    Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED)
+    podium = event_end.close_podium(event)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.CLOSED, winners=podium)
 
 
 @transaction.atomic

@@ -1,4 +1,5 @@
-"""What the home page shows of the league: events in progress and coming, a player's next fixture.
+"""What the home page shows of the league: events in progress, coming and just finished (with
+their podium), a player's next fixture.
 
 Read-only, a fixed number of queries each. Only published events appear: a draft is its
 organizers' business and has its own pages (the events list shows them their drafts).
@@ -11,31 +12,28 @@ from typing import Any
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from league.models import Event, Fixture, Round, Seat
+from league.services.entry_counts import with_entry_counts
 
 # How many events of each kind the home page lists (the events page has them all).
 EVENTS_SHOWN = 5
 
 
 def _published_events() -> QuerySet[Event]:
-    """Published events not closed, with their entry count, published rounds and the latest
-    publication (one query however many rows)."""
+    """Published events with their entry count (league.services.entry_counts), published
+    rounds and the latest publication (one query however many rows)."""
     published_round = Q(round_set__status=Round.Status.PUBLISHED)
-    return (
-        Event.objects.filter(visibility=Event.Visibility.PUBLISHED)
-        .exclude(status=Event.Status.CLOSED)
-        .annotate(
-            n_entries=Count("entries", distinct=True),
-            rounds_published=Count("round_set", filter=published_round, distinct=True),
-            last_published=Max("round_set__published_at", filter=published_round),
-        )
+    events = Event.objects.filter(visibility=Event.Visibility.PUBLISHED).annotate(
+        rounds_published=Count("round_set", filter=published_round, distinct=True),
+        last_published=Max("round_set__published_at", filter=published_round),
     )
+    return with_entry_counts(events)
 
 
 def running_events(limit: int = EVENTS_SHOWN) -> list[Event]:
-    """Published events under way (a round is out, or marked running), liveliest first."""
+    """Published events under way (a round is out, the last not decided), liveliest first."""
     return list(
         _published_events()
-        .filter(Q(rounds_published__gt=0) | Q(status=Event.Status.RUNNING))
+        .filter(status=Event.Status.RUNNING)
         .order_by("-last_published", "-created_at", "pk")[:limit]
     )
 
@@ -44,9 +42,16 @@ def upcoming_events(limit: int = EVENTS_SHOWN) -> list[Event]:
     """Published events still taking entries with no round out yet, the longest-announced first
     (events have no start date: the oldest open one is the one likeliest to start next)."""
     return list(
-        _published_events()
-        .filter(status=Event.Status.OPEN, rounds_published=0)
-        .order_by("created_at", "pk")[:limit]
+        _published_events().filter(status=Event.Status.OPEN).order_by("created_at", "pk")[:limit]
+    )
+
+
+def finished_events(limit: int = EVENTS_SHOWN) -> list[Event]:
+    """Published events played to their end (finished, or closed with a podium), the latest
+    first: the home page names their winners (`Event.winners`)."""
+    over = Q(status=Event.Status.FINISHED) | (Q(status=Event.Status.CLOSED) & ~Q(winners=[]))
+    return list(
+        _published_events().filter(over).order_by("-last_published", "-created_at", "pk")[:limit]
     )
 
 

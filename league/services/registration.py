@@ -23,12 +23,13 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.errors import LeagueError
 from league.models import Entry, Event, Player, Round, WaitingPlace
-from league.services import entering, events, waiting_list
+from league.services import entering, entry_counts, events, waiting_list
 from league.services.permissions import check_can_manage
 from league.services.players import player_for_user
 
@@ -135,7 +136,8 @@ class Standing:
     waiting_position: int | None
     can_sign_up: bool
     problem: str | None  # why not, for a player who is neither entered nor waiting
-    entered: int  # entrants taking a place
+    entered: int  # entrants taking a place (the capacity counts these)
+    entrants: int  # the event's entries as every page counts them (entry_counts)
     waiting: int  # on the waiting list
     full: bool  # a sign-up now lands on the waiting list
     check_in_open: bool
@@ -163,6 +165,8 @@ def signup_problem(event: Event, user: Any, token: str | None = None) -> str | N
         return _("this event is not open for sign-up")
     if event.status == Event.Status.CLOSED:
         return _("this event is closed")
+    if problem := entering.finished_problem(event):
+        return problem
     if event.signup_deadline is not None and timezone.now() >= event.signup_deadline:
         return _("sign-up closed at its deadline")
     problem = entering.late_entry_problem(event)
@@ -181,7 +185,12 @@ def standing(event: Event, user: Any, token: str | None = None) -> Standing:
         entry = Entry.objects.filter(event=event, player__user=user).first()
         if entry is None:
             position = waiting_list.position_of_account(event, user)
-    entered = waiting_list.entered_count(event)
+    # One query for both counts: places taken (waiting_list.entered_count) and entries.
+    counts = Entry.objects.filter(event=event).aggregate(
+        entered=Count("pk", filter=Q(withdrawn_after_round__isnull=True)),
+        entrants=Count("pk", filter=entry_counts.counted()),
+    )
+    entered = counts["entered"]
     n_waiting = WaitingPlace.objects.filter(event=event).count()
     problem = None
     if entry is None and position is None:
@@ -193,6 +202,7 @@ def standing(event: Event, user: Any, token: str | None = None) -> Standing:
         can_sign_up=entry is None and position is None and problem is None,
         problem=problem,
         entered=entered,
+        entrants=counts["entrants"],
         waiting=n_waiting,
         full=full,
         check_in_open=event.check_in_open,

@@ -15,7 +15,7 @@ from games import catalogue
 from league import queue, scheduling
 from league.errors import LeagueConflict, LeagueError, LeagueFault, ResultChanged
 from league.models import Fixture, LedgerEntry, Result, ResultSubmission, Round, Seat
-from league.services import advancing, duplicate_scoring
+from league.services import advancing, duplicate_scoring, event_end
 from league.services.entering import check_format
 from league.services.events import require_open
 from league.services.notifications import notify
@@ -227,6 +227,8 @@ def record_result(
     # A table of a duplicate section still being played is held (rated and notified when the
     # section completes, all at once): league.services.duplicate_scoring.
     held = duplicate_scoring.count_in_section(fixture)
+    # The last result finishes the event (its section complete first: the podium counts it).
+    event_end.settle(event)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)  # robust: a broker that is down is no 500 (a sweep too)
         notify_result(counted.fixture, counted)
@@ -362,6 +364,7 @@ def record_forfeit(
     write_ledger(result)
     touch_standings(event.pk)
     held = duplicate_scoring.count_in_section(fixture)
+    event_end.settle(event)
     for counted in [result] if held is None else held:
         queue.rate_result(counted.pk)
         if by is not None or counted.pk != result.pk:  # the policy tells its own players

@@ -38,7 +38,8 @@ def round_notes(
     """The page's "how this round works" data: `rules` (sentences), `seeding` (round 1:
     place, name, and "rating" or "draw"), `calls` (a knockout's reasons, one sentence per
     table, once every result is in), `going_on` (sentences on byes, best non-winners, the
-    next round) and `winner` (the final's). A constant number of queries; none more for
+    next round), `winner` (the final's) and `went_on` (per fixture id: the player who went on,
+    and the sentence of a tie broken at that table). A constant number of queries; none more for
     `fixtures` and `byes` the page has loaded already (seats with players, `counting`), in a
     league or Swiss round after the first."""
     event = round_.event
@@ -65,6 +66,8 @@ def round_notes(
         "calls": [],
         "going_on": [],
         "winner": None,
+        "went_on": {},
+        "picks_players": fmt.picks_players,  # its tables mark who went on, not the winners
     }
     if round_.number == 1:
         notes["seeding"] = _seeding(round_, fmt, people + byes)
@@ -83,6 +86,14 @@ def round_notes(
     played = tuple(tuple(s.player_id for s in seats) for _f, seats, _r in tables)
     final = fmt.is_decided(scheduling.RoundPlan(played, tuple(byes)))
     notes["calls"] = [_call_sentence(call, outcome, names, final) for call in decision.calls]
+    # Per table (by fixture): who went on, and, where the table left them level with another,
+    # the sentence that says how it was broken (the page prints it under the table).
+    notes["went_on"] = {
+        fixture.pk: {"player": call.advancer, "note": sentence if call.level else ""}
+        for (fixture, _seats, _result), call, sentence in zip(
+            tables, decision.calls, notes["calls"], strict=True
+        )
+    }
     if final:
         winner = decision.calls[0].advancer if decision.calls else None
         notes["winner"] = names.get(winner) if winner is not None else None

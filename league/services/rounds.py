@@ -24,7 +24,8 @@ from league import scheduling
 from league.draws import lot_number
 from league.errors import LeagueConflict, LeagueError
 from league.models import Bye, Entry, Event, Fixture, Player, Round, Seat
-from league.services import actions, advancing, sections
+from league.services import actions, advancing, event_end, sections
+from league.services.advancing import played_plan
 from league.services.events import check_format
 from league.services.events import publish_event as publish_event_service
 from league.services.notifications import notify
@@ -114,19 +115,6 @@ def round_results(round_: Round) -> list[scheduling.TableResult]:
             raise LeagueError(f"table {fixture.number} of round {round_.number} has no result")
         results.append(table_result(list(fixture.seats.all()), result.scored, result.absent_seats))
     return results
-
-
-def played_plan(round_: Round) -> scheduling.RoundPlan:
-    """A stored round as the scheduler writes one: tables in seat order (None: bot), byes."""
-    tables: dict[int, list[int | None]] = {}
-    seats = Seat.objects.filter(fixture__round=round_).order_by("fixture__number", "number")
-    for fixture_id, player_id, bot_level in seats.values_list(
-        "fixture_id", "player_id", "player__bot_level"
-    ):
-        # A built-in bot is a filler the plan leaves open; a bot account is an entrant.
-        tables.setdefault(fixture_id, []).append(None if bot_level else player_id)
-    byes = Bye.objects.filter(round=round_).values_list("player_id", flat=True)
-    return scheduling.RoundPlan(tuple(map(tuple, tables.values())), tuple(byes))
 
 
 @transaction.atomic
@@ -351,6 +339,7 @@ def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Rou
         status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
     touch_standings(round_.event_id)  # byes count from publication
+    event_end.settle(round_.event)  # running from its first round
     if round_.event.play_online and not round_.event.asynchronous:
         open_tables(round_)  # an asynchronous event's tables open when a player opens them
     round_.refresh_from_db()

@@ -73,8 +73,9 @@ def bye_records(event: Event) -> list[ByeRecord]:
     ]
 
 
-def played_in(event: Event) -> Q:
-    """Entries (as a filter on Entry) whose player has a seat or a bye in a published round."""
+def played_in(event: Event | None = None) -> Q:
+    """Entries (as a filter on Entry) whose player has a seat or a bye in a published round of
+    the entry's own event (`event` is not needed: any list of entries may be filtered)."""
     seated = Seat.objects.filter(
         fixture__round__event=OuterRef("event_id"),
         fixture__round__status="published",
@@ -88,14 +89,18 @@ def played_in(event: Event) -> Q:
     return Q(Exists(seated)) | Q(Exists(byes))
 
 
+def entrant_entries() -> Q:
+    """The entries that make an event's entrants (a filter on Entry): all but those who withdrew
+    before they played (a seat or a bye in a published round). What the standings rank and
+    every page counts (`league.services.entry_counts`)."""
+    return ~(Q(withdrawn_after_round__isnull=False) & ~played_in())
+
+
 def ranked_entrants(event: Event) -> list[int]:
-    """Who the standings rank: every entrant, except those who withdrew before they played (a
-    seat or a bye in a published round): those are listed apart, never ranked above anyone."""
-    withdrawn_unplayed = Q(withdrawn_after_round__isnull=False) & ~played_in(event)
+    """Who the standings rank: every entrant (`entrant_entries`); those who withdrew before they
+    played are listed apart, never ranked above anyone."""
     return list(
-        Entry.objects.filter(event=event)
-        .exclude(withdrawn_unplayed)
-        .values_list("player_id", flat=True)
+        Entry.objects.filter(entrant_entries(), event=event).values_list("player_id", flat=True)
     )
 
 

@@ -128,7 +128,10 @@ def test_events_under_way_and_coming_up_are_the_published_ones(client, alice, ma
         assert "Spring open" in events.find(id="upcoming-events").text
         assert "Spring open" not in events.find(id="running-events").text
         assert "Secret draft" not in events.text
-        assert "Old cup" not in events.text
+        # Closed: not under way nor coming up, but just finished, with its podium.
+        assert "Old cup" not in events.find(id="running-events").text
+        assert "Old cup" not in events.find(id="upcoming-events").text
+        assert "Old cup" in events.find(id="finished-events").text
         assert reverse("league:standings", args=[running.slug]) in events.links
 
 

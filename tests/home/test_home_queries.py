@@ -18,11 +18,12 @@ from tests.league.conftest import play_round
 
 pytestmark = pytest.mark.django_db
 
-# Anonymous: running and upcoming events, the leaders, expiring waiting tables, tables in play
-# and open tables with their seats. Logged in, besides: the session and the account, the next
-# fixture with its seats, the last games (expiry, tables, seats).
-ANONYMOUS_QUERIES = 8
-PLAYER_QUERIES = 16  # with the header's bell (one count of unread notices)
+# Anonymous: running, upcoming and finished events (and the players of their podiums), the
+# leaders, expiring waiting tables, tables in play and open tables with their seats. Logged in,
+# besides: the session and the account, the next fixture with its seats, the last games
+# (expiry, tables, seats).
+ANONYMOUS_QUERIES = 10
+PLAYER_QUERIES = 18  # with the header's bell (one count of unread notices)
 
 _names = itertools.count()
 
@@ -40,6 +41,8 @@ def populate(alice, make_event, rate, bob, *, size: int) -> None:
         running = make_event(f"Running {next(_names)}")
         play_round(running, alice)
         make_event(f"Upcoming {next(_names)}")
+        finished = make_event(f"Finished {next(_names)}", rounds=1)
+        play_round(finished, alice)  # its only round: finished, with its podium
     for person, game in zip(people, itertools.cycle(catalogue.games())):
         friendly(person, game.name)
         friendly(person, game.name, open_seats=1)
@@ -78,6 +81,7 @@ def test_the_home_page_query_counts_are_pinned(
         page = client.get("/")
     assert page.content.count(b'class="card game-card"') == len(catalogue.games())
     assert page.content.count(b"star") >= 5 * len(catalogue.games())  # the leaders are there
+    assert len(parse(page.content).find(id="finished-events").find_all("ol")) == 5  # podiums
     client.force_login(bob)
     with django_assert_max_num_queries(PLAYER_QUERIES):
         page = client.get("/")

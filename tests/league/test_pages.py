@@ -46,7 +46,7 @@ def test_every_organizer_url_refuses_an_outsider(client, charlie, event_with_rou
     for method, url in organizer_urls(event, round_):
         response = getattr(client, method)(url, {"action": "withdraw"})
         assert response.status_code == 403, (method, url)
-    assert Event.objects.get(pk=event.pk).status == Event.Status.OPEN
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING  # not closed
     assert not Entry.objects.filter(event=event, withdrawn_after_round__isnull=False).exists()
 
 

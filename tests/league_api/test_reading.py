@@ -47,7 +47,7 @@ def test_an_event_tells_its_game_rules_format_status_and_entries(anonymous, cup)
     assert body["variant"]["targets"] == "8-5-3"
     assert body["format"] == "league"
     assert body["rounds"] == 5
-    assert body["status"] == "open"
+    assert body["status"] == "running"  # its round 1 is published
     assert body["visibility"] == "published"
     assert body["entries_count"] == 3
     assert "seed" not in body  # it would let anyone work out the next rounds in advance
