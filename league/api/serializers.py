@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -38,7 +39,9 @@ class PlayerRefSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "is_bot"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(CountryFieldMixin, serializers.ModelSerializer):
+    """A player; `country` is its ISO 3166 code ("" when not given)."""
+
     class Meta:
         model = Player
         fields = ["id", "name", "is_bot", "country", "club"]

@@ -12,6 +12,7 @@ import pytest
 from league.draws import draw_order
 from league.pages.bracket import layout
 from league.scheduling import get_format
+from league.services import events as event_services
 from league.services import rounds as round_services
 from league.services.bracket import bracket
 from league.services.results import record_result
@@ -100,6 +101,12 @@ def test_other_formats_have_no_bracket_and_drafts_stay_private(make_event, alice
     swiss = make_event("saichugen", players=6, format="swiss")
     assert client.get(f"/events/{swiss.slug}/bracket/").status_code == 404
     assert client.get("/events/no-such-event/bracket/").status_code == 404
+    draft = event_services.create_event(
+        alice, name="draft cup", game="saichugen", rounds=3, deals_per_match=1, format="knockout"
+    )
+    assert client.get(f"/events/{draft.slug}/bracket/").status_code == 404  # a secret draft
+    client.force_login(alice)
+    assert client.get(f"/events/{draft.slug}/bracket/").status_code == 200  # its organizer's
 
 
 def test_the_layout_keeps_every_box_inside_and_apart(make_event, alice):

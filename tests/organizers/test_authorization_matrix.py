@@ -96,6 +96,8 @@ PUBLIC = {
     "fixture": "a table's page",
     "fixture_action": "a table's players propose and accept times (tested by the schedule's tests)",
     "standings": "public",
+    "bracket": "a knockout's bracket, as public as its rounds (drafts: 404 for outsiders; "
+    "tests/league/test_bracket.py)",
     "standings_csv": "public",
     "ledger_csv": "public",
     "ledger": "the ledger as a page, as public as ledger.csv (tests/event_help/)",

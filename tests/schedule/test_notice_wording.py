@@ -136,6 +136,6 @@ def test_a_tables_result_history_is_on_the_events_clocks(client, make_event, pub
         result_services.record_result(fixture, by=alice, record=record)
     client.force_login(alice)
     page = client.get(reverse("league:result", args=[event.slug, fixture.pk])).content.decode()
-    history = page[page.index("<h2>History</h2>") :]
+    history = page[page.index(">History</h2>") :]
     assert SHOWN in history
     assert "UTC" not in history
