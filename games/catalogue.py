@@ -16,11 +16,13 @@ from games import registry
 from games.core import records
 from games.core.errors import EngineError, RecordError, VariantError
 from games.core.grid import check_grid as _check_grid
-from games.core.grid import describe_grid, grid_to_sheet, input_name, read_form
+from games.core.grid import describe_grid, grid_layouts, grid_to_sheet, input_name, read_form
+from games.core.sheet_rules import FULL
 from games.core.sheets import score_sheet as _score_sheet
 from games.core.sheets import sheet_examples as _sheet_examples
 
 __all__ = [
+    "FULL_GRID",
     "EngineError",
     "GameInfo",
     "RecordError",
@@ -31,6 +33,7 @@ __all__ = [
     "game_choices",
     "games",
     "grid_input_name",
+    "grid_layout_choices",
     "grid_sheet",
     "random_record",
     "read_grid",
@@ -40,6 +43,9 @@ __all__ = [
     "sheet_grid",
     "validate_variant",
 ]
+
+
+FULL_GRID = FULL  # the layout of a grid that says none
 
 
 @dataclass(frozen=True)
@@ -156,10 +162,16 @@ def _problem(exc: Any) -> dict[str, Any]:
     }
 
 
-def sheet_grid(game_name: str, variant: dict[str, Any]) -> dict[str, Any]:
-    """The game's score grid under this variant: ``{"game", "seats", "fields": [...]}``, each
-    field's name, English label, kind, bounds, choices, per-seat flag, sum and `when`."""
-    return describe_grid(game_name, variant)
+def sheet_grid(game_name: str, variant: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+    """The game's score grid under this variant in a layout: ``{"game", "seats", "layout",
+    "layouts", "fields": [...]}``, each field's name, English label, kind, bounds, choices,
+    per-seat flag, sum and `when`. Raises `EngineError` for a layout the game does not offer."""
+    return describe_grid(game_name, variant, layout)
+
+
+def grid_layout_choices(game_name: str, variant: dict[str, Any]) -> list[dict[str, str]]:
+    """The layouts the game's grid comes in (``full`` first): name, English label and help."""
+    return grid_layouts(game_name, variant)
 
 
 def grid_input_name(deal: int, field: str, seat: int | None = None) -> str:
@@ -168,29 +180,35 @@ def grid_input_name(deal: int, field: str, seat: int | None = None) -> str:
 
 
 def read_grid(
-    game_name: str, variant: dict[str, Any], n_rows: int, get: Any
+    game_name: str, variant: dict[str, Any], n_rows: int, get: Any, layout: str = FULL
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Grid rows from a form's inputs (`get(name)` gives an input's text; names as
+    """Grid rows of a layout from a form's inputs (`get(name)` gives an input's text; names as
     `grid.input_name`), and the inputs that hold no value of their kind (as problems)."""
-    rows, problems = read_form(game_name, variant, n_rows, get)
+    rows, problems = read_form(game_name, variant, n_rows, get, layout)
     return rows, [_problem(p) for p in problems]
 
 
 def grid_sheet(
-    game_name: str, variant: dict[str, Any], rows: Any
+    game_name: str, variant: dict[str, Any], rows: Any, layout: str = FULL
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The score sheet a grid stands for, and every problem found (field by field); the sheet
-    counts only without problems."""
-    sheet, problems = grid_to_sheet(game_name, variant, rows)
+    """The score sheet a grid of this layout stands for, and every problem found (field by
+    field); the sheet counts only without problems."""
+    sheet, problems = grid_to_sheet(game_name, variant, rows, layout)
     return sheet, [_problem(p) for p in problems]
 
 
 def check_grid(
-    game_name: str, variant: dict[str, Any], rows: Any, *, n_seats: int, n_deals: int
+    game_name: str,
+    variant: dict[str, Any],
+    rows: Any,
+    *,
+    n_seats: int,
+    n_deals: int,
+    layout: str = FULL,
 ) -> dict[str, Any]:
     """A grid as it is typed: each deal's dealer, scores, payouts and running totals as far as
     the rows are right, every problem, and (without problems) the sheet and its score."""
-    out = _check_grid(game_name, variant, rows, n_seats=n_seats, n_deals=n_deals)
+    out = _check_grid(game_name, variant, rows, n_seats=n_seats, n_deals=n_deals, layout=layout)
     out["problems"] = [_problem(p) for p in out["problems"]]
     return out
 

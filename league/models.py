@@ -605,8 +605,11 @@ class Result(models.Model):
     record = models.JSONField(null=True, blank=True)
     sheet = models.JSONField(null=True, blank=True)
     # The score grid as typed (rows per deal, games/core/grid.py), when it was: a
-    # correction opens with it filled in.
+    # correction opens with it filled in, in its layout (the full grid, or final scores only).
     grid = models.JSONField(null=True, blank=True)
+    grid_layout = models.CharField(
+        max_length=16, default="full", help_text="the grid's layout (games/core/grid.py)"
+    )
     scored = models.JSONField(help_text="score_record output: deals, totals, winners")
     forfeited_seats = models.JSONField(default=list, blank=True)
     # The forfeited seats that were absent (a no-show, a player who left, the deadline
@@ -673,6 +676,9 @@ class ResultSubmission(models.Model):
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
     submitted_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     grid = models.JSONField(help_text="the score grid as typed, rows per deal")
+    grid_layout = models.CharField(
+        max_length=16, default="full", help_text="the grid's layout (games/core/grid.py)"
+    )
     sheet = models.JSONField(help_text="the score sheet the grid stands for")
     scored = models.JSONField(help_text="score_record output: deals, totals, winners")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)

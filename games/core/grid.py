@@ -10,6 +10,10 @@ A grid row is JSON: ``{field: value}`` for a field asked once per deal, ``{field
 for one asked per seat; a blank is ``null``. Form inputs are named ``d<deal>.<field>`` and
 ``d<deal>.<field>.<seat>`` (deals from 0). Problems are `SheetError`s with `deal`, `field` and
 `seat` set, so a page can show each beside its input. Nothing here names a game.
+
+Every function takes the grid's `layout` (`sheet_rules.LAYOUTS`; `full` unless said): the
+layouts a game offers are those its sheet rules name (`grid_layouts`), each described, read,
+checked and converted the same way, into the same sheet.
 """
 
 from __future__ import annotations
@@ -18,13 +22,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.core.registry import get_game
-from games.core.sheet_rules import GridField, SheetError, SheetRules
+from games.core.sheet_rules import FULL, LAYOUTS, GridField, SheetError, SheetRules
 from games.core.sheets import score_sheet
 
 __all__ = [
     "active_fields",
     "check_grid",
     "describe_grid",
+    "grid_layouts",
     "grid_to_sheet",
     "input_name",
     "read_form",
@@ -39,10 +44,54 @@ def _rules(game: str, variant: dict[str, Any]) -> tuple[SheetRules, int, dict[st
     return spec.engine.SHEET(variant, spec.display_name), spec.seats, variant
 
 
-def describe_grid(game: str, variant: dict[str, Any]) -> dict[str, Any]:
-    """The grid of a game under a variant, as JSON data: its seats and its fields."""
+def _fields_of(rules: SheetRules, layout: str) -> list[GridField]:
+    """A layout's fields (none: the rules do not offer it)."""
+    if not isinstance(layout, str) or layout not in rules.LAYOUTS or layout not in LAYOUTS:
+        return []
+    return rules.grid() if layout == FULL else rules.grid(layout)
+
+
+def _offered(rules: SheetRules) -> list[str]:
+    return [name for name in rules.LAYOUTS if _fields_of(rules, name)]
+
+
+def _layout_fields(rules: SheetRules, layout: Any) -> list[GridField]:
+    """A layout's fields, or `SheetError` (no deal) saying which layouts there are."""
+    fields = _fields_of(rules, layout)
+    if fields:
+        return fields
+    offered = _offered(rules)
+    if not offered:
+        raise SheetError(f"{rules.display_name} has no score grid")
+    shown = layout if isinstance(layout, str) else repr(layout)
+    raise SheetError(
+        f"{rules.display_name} has no score grid laid out as {shown!r}; "
+        f"its layouts: {', '.join(offered)}"
+    )
+
+
+def grid_layouts(game: str, variant: dict[str, Any]) -> list[dict[str, str]]:
+    """The layouts a game's grid comes in under a variant, `full` first: each one's name and
+    English label and help (translated where shown)."""
+    rules, _, _ = _rules(game, variant)
+    return [
+        {"name": name, "label": LAYOUTS[name][0], "help": LAYOUTS[name][1]}
+        for name in _offered(rules)
+    ]
+
+
+def describe_grid(game: str, variant: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+    """The grid of a game under a variant in one layout, as JSON data: its seats, its fields
+    and the layouts offered. Raises `SheetError` for a layout the game does not offer."""
     rules, seats, _ = _rules(game, variant)
-    return {"game": game, "seats": seats, "fields": [f.describe() for f in rules.grid()]}
+    fields = _layout_fields(rules, layout) if layout != FULL else rules.grid()
+    return {
+        "game": game,
+        "seats": seats,
+        "layout": layout,
+        "layouts": _offered(rules),
+        "fields": [f.describe() for f in fields],
+    }
 
 
 def input_name(deal: int, field: str, seat: int | None = None) -> str:
@@ -82,12 +131,20 @@ def _parse(field: GridField, text: str | None) -> Any:
 
 
 def read_form(
-    game: str, variant: dict[str, Any], n_rows: int, get: Callable[[str], str | None]
+    game: str,
+    variant: dict[str, Any],
+    n_rows: int,
+    get: Callable[[str], str | None],
+    layout: str = FULL,
 ) -> tuple[list[dict[str, Any]], list[SheetError]]:
-    """Rows from a form's text inputs (`get(name)`), and the inputs that hold no value of their
-    field's kind. A field the row does not ask is blank; blank rows at the end are left out."""
+    """Rows from a form's text inputs (`get(name)`) in a layout, and the inputs that hold no
+    value of their field's kind. A field the row does not ask is blank; blank rows at the end
+    are left out. A layout the game does not offer is one problem (no deal), and no rows."""
     rules, seats, _ = _rules(game, variant)
-    fields = rules.grid()
+    try:
+        fields = _layout_fields(rules, layout)
+    except SheetError as exc:
+        return [], [exc]
     rows: list[dict[str, Any]] = []
     problems: list[SheetError] = []
     for d in range(n_rows):
@@ -213,14 +270,16 @@ def check_row(
 
 
 def grid_to_sheet(
-    game: str, variant: dict[str, Any], rows: Any
+    game: str, variant: dict[str, Any], rows: Any, layout: str = FULL
 ) -> tuple[dict[str, Any], list[SheetError]]:
-    """The sheet a grid stands for (``{"deals": [...]}``, blank rows at the end left out) and
-    every problem found on the way (none: the sheet is what the rules will score)."""
+    """The sheet a grid of this layout stands for (``{"deals": [...]}``, blank rows at the end
+    left out) and every problem found on the way (none: the sheet is what the rules will
+    score). Every layout of a game gives the same sheet for the same deals."""
     rules, seats, _ = _rules(game, variant)
-    fields = rules.grid()
-    if not fields:
-        return {"deals": []}, [SheetError(f"{rules.display_name} has no score grid")]
+    try:
+        fields = _layout_fields(rules, layout)
+    except SheetError as exc:
+        return {"deals": []}, [exc]
     if not isinstance(rows, list) or not rows:
         return {"deals": []}, [SheetError("a score grid is a list of rows, one per deal")]
     last = max((i for i, row in enumerate(rows) if not _is_blank(fields, row)), default=-1)
@@ -242,7 +301,7 @@ def grid_to_sheet(
         if found:
             continue
         try:
-            deals.append(rules.from_row(clean))
+            deals.append(rules.from_row(clean) if layout == FULL else rules.from_row(clean, layout))
         except SheetError as exc:
             problems.append(_named(exc, d, exc.field, exc.seat))
     return {"deals": deals}, problems
@@ -256,11 +315,12 @@ def check_grid(
     dealer: int = 0,
     n_seats: int | None = None,
     n_deals: int | None = None,
+    layout: str = FULL,
 ) -> dict[str, Any]:
     """A grid as it is being typed: each deal's scores, payouts and running totals as far as the
     rows are right, and every problem (field by field). `sheet` and `scored` are set only when
     there is no problem (the grid is ready to count; `scored` may still be incomplete)."""
-    sheet, problems = grid_to_sheet(game, variant, rows)
+    sheet, problems = grid_to_sheet(game, variant, rows, layout)
     out: dict[str, Any] = {"deals": [], "problems": problems, "sheet": None, "scored": None}
     first_bad = min((p.deal for p in problems if p.deal is not None), default=None)
     if any(p.deal is None for p in problems):

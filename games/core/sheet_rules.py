@@ -9,6 +9,11 @@ The rules also describe the **score grid** (`SheetRules.grid`): the fields a pla
 paper for one deal of that game, with their types, bounds and choices (`GridField`), and convert
 one filled-in grid row to a sheet deal (`SheetRules.from_row`). `grid.py` reads, checks and
 converts whole grids from those descriptions; nothing there names a game either.
+
+A grid comes in one or more **layouts** (`SheetRules.LAYOUTS`, names from `LAYOUTS` here): the
+`full` grid, everything a player writes on paper, and for a game whose payouts follow from the
+deal's scores alone a `scores` grid, each seat's score for the deal and nothing else. Every
+layout of a game converts to the same sheet deal, so the rules score it the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.core.errors import EngineError
+from games.core.hints import gettext_noop
 
 
 class SheetError(EngineError):
@@ -65,6 +71,25 @@ def seat(value: Any, n: int, what: str, field: str | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
         raise SheetError(f"{what} must be a seat from 0 to {n - 1}", field=field)
     return value
+
+
+# The layouts a grid may come in: (English label, help), translated where shown. A game offers
+# those its sheet rules name in `LAYOUTS`; a new kind of layout is added here first.
+FULL = "full"
+SCORES = "scores"
+LAYOUTS: dict[str, tuple[str, str]] = {
+    FULL: (
+        gettext_noop("Full grid"),
+        gettext_noop("everything written on paper for each deal, each part checked by the rules"),
+    ),
+    SCORES: (
+        gettext_noop("Final scores only"),
+        gettext_noop(
+            "each player's score for each deal, as a club's score sheet has it: the payouts "
+            "follow by the rules, but how the deal came about cannot be checked"
+        ),
+    ),
+}
 
 
 # What a grid field holds: a whole number, a tick, one of a few named choices, or a seat.
@@ -124,10 +149,14 @@ class SheetRules(ABC):
     Subclasses implement `deal`; a game that can throw a deal in overrides `thrown_in`, one
     that ends early sets `winner`, one whose winners are not the highest payouts overrides
     `winners`. A game with a score grid implements `grid` and `from_row`; `EXAMPLE` is a small
-    sheet of that game, for the API's documentation.
+    sheet of that game, for the API's documentation. A game whose deal scores alone decide its
+    payouts may offer a second layout (`LAYOUTS`, e.g. `(FULL, SCORES)`): `grid` and `from_row`
+    are then called with the layout's name for it (only for a layout other than `FULL`, so a
+    game with one layout need not know about layouts at all).
     """
 
     EXAMPLE: ClassVar[dict[str, Any]] = {}
+    LAYOUTS: ClassVar[tuple[str, ...]] = (FULL,)
 
     def __init__(self, variant: dict[str, Any], display_name: str) -> None:
         self.variant = variant
@@ -149,13 +178,14 @@ class SheetRules(ABC):
         best = max(payouts)
         return [i for i, p in enumerate(payouts) if p == best]
 
-    def grid(self) -> list[GridField]:
-        """The score grid's fields for one deal under this variant (none: no grid)."""
+    def grid(self, layout: str = FULL) -> list[GridField]:
+        """The score grid's fields for one deal under this variant, in this layout (one of
+        `LAYOUTS`; none: no grid)."""
         return []
 
-    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
-        """One grid row — the fields `grid` asks for under this row's answers, checked against
-        their own bounds, blanks as None — as a sheet deal. Called in deal order on one rules
-        object of its own (a game may remember earlier rows); raises `SheetError` naming the
-        field (and seat) that is wrong."""
+    def from_row(self, row: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+        """One grid row of this layout — the fields `grid` asks for under this row's answers,
+        checked against their own bounds, blanks as None — as a sheet deal. Called in deal order
+        on one rules object of its own (a game may remember earlier rows); raises `SheetError`
+        naming the field (and seat) that is wrong."""
         raise SheetError(f"{self.display_name} has no score grid")

@@ -25,7 +25,7 @@ from games.core.base import (
 )
 from games.core.cards import FRENCH52, SUIT_NAMES, Deck
 from games.core.hints import gettext_noop
-from games.core.sheet_rules import GridField, SheetError, SheetRules, ints
+from games.core.sheet_rules import FULL, SCORES, GridField, SheetError, SheetRules, ints
 from games.core.variants import Flag
 
 DECK = FRENCH52
@@ -111,8 +111,11 @@ def game_payouts(game_scores: list[int], mode: str = "zero_sum") -> list[int]:
     return [win if w else lose for w in winners]
 
 
-MAX_GAME_SCORE = 5 * 3 * 13  # every trick of the game won with a king
 MAX_ROUND_SCORE = TRICKS_PER_ROUND * 13
+# The most a seat banks in a round: it banks only at the median, with another seat scoring as
+# much or more, and two seats above 13 would need two tricks each of the round's three.
+MAX_BANKED = 13
+MAX_GAME_SCORE = ROUNDS * MAX_BANKED
 # The grid's labels, one per round (written out so that makemessages finds each).
 ROUND_LABELS = (
     gettext_noop("Round 1"),
@@ -148,24 +151,45 @@ def game_score(rounds: Sequence[Sequence[int]]) -> list[int]:
     return totals
 
 
+def check_game_scores(scores: Sequence[int]) -> None:
+    """Refuse game scores no game gives a seat: each from 0 to `MAX_GAME_SCORE` (five rounds of
+    at most `MAX_BANKED` banked)."""
+    for s, score in enumerate(scores):
+        if not 0 <= score <= MAX_GAME_SCORE:
+            raise SheetError(
+                f"a game score is from 0 to {MAX_GAME_SCORE} (seat {s} has {score})",
+                field="scores",
+                seat=s,
+            )
+
+
 class SaichugenSheet(SheetRules):
     """A sheet deal: ``{"scores": [G0, G1, G2]}``, the game scores banked over five rounds."""
 
     EXAMPLE: ClassVar[dict[str, Any]] = {"deals": [{"scores": [20, 20, 35]}]}
+    # The payouts follow from the game scores alone: a grid of the game scores too.
+    LAYOUTS: ClassVar[tuple[str, ...]] = (FULL, SCORES)
 
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         scores = ints(deal.get("scores"), 3, "scores")
-        for s, score in enumerate(scores):
-            if not 0 <= score <= MAX_GAME_SCORE:
-                raise SheetError(
-                    f"a game score is from 0 to {MAX_GAME_SCORE} (seat {s} has {score})", seat=s
-                )
-        if sum(scores) > MAX_GAME_SCORE:
-            raise SheetError(f"the three game scores cannot add up to more than {MAX_GAME_SCORE}")
+        check_game_scores(scores)
         return scores, game_payouts(scores, payout_mode(self.variant)), dealer
 
-    def grid(self) -> list[GridField]:
-        """Each round's scores, per seat: the values of the tricks the seat won in it."""
+    def grid(self, layout: str = FULL) -> list[GridField]:
+        """Each round's scores, per seat: the values of the tricks the seat won in it; or, in
+        the `scores` layout, each seat's game score."""
+        if layout == SCORES:
+            return [
+                GridField(
+                    "scores",
+                    gettext_noop("Game score"),
+                    "int",
+                    per_seat=True,
+                    min=0,
+                    max=MAX_GAME_SCORE,
+                    help=gettext_noop("the points each seat banked over the five rounds"),
+                )
+            ]
         return [
             GridField(
                 f"round{n}",
@@ -179,7 +203,10 @@ class SaichugenSheet(SheetRules):
             for n in range(1, ROUNDS + 1)
         ]
 
-    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
+    def from_row(self, row: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+        if layout == SCORES:
+            check_game_scores(row["scores"])
+            return {"scores": list(row["scores"])}
         rounds = [row[f"round{n}"] for n in range(1, ROUNDS + 1)]
         for n, scores in enumerate(rounds, start=1):
             problem = round_problem(scores)

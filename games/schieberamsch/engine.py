@@ -34,7 +34,7 @@ from games.core.base import (
 from games.core.cards import FRENCH32, SUIT_NAMES, Deck
 from games.core.errors import EngineFault, IllegalAction
 from games.core.hints import gettext_noop
-from games.core.sheet_rules import GridField, SheetError, SheetRules, ints
+from games.core.sheet_rules import FULL, SCORES, GridField, SheetError, SheetRules, ints
 from games.core.variants import Flag
 
 DECK = FRENCH32
@@ -340,6 +340,8 @@ class SchieberamschSheet(SheetRules):
     the others 0, each a value a deal can give. The lowest total penalty wins."""
 
     EXAMPLE: ClassVar[dict[str, Any]] = {"deals": [{"scores": [4, 0, 0]}, {"scores": [0, 0, -9]}]}
+    # The payouts settle the penalties alone: a grid of the penalties too.
+    LAYOUTS: ClassVar[tuple[str, ...]] = (FULL, SCORES)
 
     def deal(self, deal: dict[str, Any], dealer: int) -> tuple[list[int], list[int], int]:
         scores = ints(deal.get("scores"), 3, "scores")
@@ -350,11 +352,27 @@ class SchieberamschSheet(SheetRules):
         low = min(scores)
         return [i for i, s in enumerate(scores) if s == low]
 
-    def grid(self) -> list[GridField]:
+    def grid(self, layout: str = FULL) -> list[GridField]:
         """A Ramsch: card points per seat, pushes, who took no trick (a Jungfrau) or every trick
         (a Durchmarsch). A Grand Hand (if the flags allow it): declarer, matadors, his card
-        points, schwarz, kontra and re."""
+        points, schwarz, kontra and re. In the `scores` layout: each seat's penalty."""
         v = self.variant
+        if layout == SCORES:
+            positive, negative = possible_penalties(v)
+            return [
+                GridField(
+                    "scores",
+                    gettext_noop("Penalty"),
+                    "int",
+                    per_seat=True,
+                    min=min(negative, default=0),
+                    max=max(positive, default=0),
+                    help=gettext_noop(
+                        "the deal's penalty: one seat's (or two tied seats' equal ones), below "
+                        "zero for a Durchmarsch or a won Grand Hand; 0 for the others"
+                    ),
+                )
+            ]
         ramsch: tuple[tuple[str, Any], ...] = ()
         fields: list[GridField] = []
         if v["grand_hand"]:
@@ -454,7 +472,10 @@ class SchieberamschSheet(SheetRules):
                 ]
         return fields
 
-    def from_row(self, row: dict[str, Any]) -> dict[str, Any]:
+    def from_row(self, row: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+        if layout == SCORES:
+            check_penalties(row["scores"], self.variant)
+            return {"scores": list(row["scores"])}
         if row.get("grand"):
             return {"scores": self._grand_row(row)}
         return {"scores": self._ramsch_row(row)}

@@ -427,11 +427,38 @@ def sheet_help() -> str:
     )
 
 
+def grid_help() -> str:
+    """The score grid's format and each game's layouts (from each game's sheet rules)."""
+    layouts = " ".join(
+        f"**{g.display_name}** (`{g.name}`): "
+        + ", ".join(f"`{c['name']}`" for c in catalogue.grid_layout_choices(g.name, {}))
+        + "."
+        for g in catalogue.games()
+    )
+    return (
+        "a score grid, as the result page types it: a list of rows, one per deal in play "
+        "order, each `{field: value}` for a field asked once per deal and `{field: [v0, v1, "
+        "…]}` for one asked per seat (null: blank), the fields those of the game's grid in "
+        "`grid_layout`. The `scores` layout is each seat's score for the deal: "
+        '`[{"scores": [20, 20, 35]}]`. A refused grid is a 400 whose `problems` name each '
+        "cell: `deal` (from 0), `field`, `seat`, `reason`. Layouts per game: " + layouts
+    )
+
+
 class ResultPostSerializer(serializers.Serializer):
-    """A game record or a score sheet (exactly one), for the fixture's counting result."""
+    """A game record, a score sheet or a score grid (exactly one), for the fixture's counting
+    result."""
 
     record = serializers.JSONField(required=False, help_text="a mediana.record/1 game record")
     sheet = serializers.JSONField(required=False, help_text=sheet_help())
+    grid = serializers.JSONField(required=False, help_text=grid_help())
+    grid_layout = serializers.CharField(
+        required=False,
+        default="full",
+        max_length=16,
+        help_text="the grid's layout: `full` (every field written on paper), or `scores` (each "
+        "seat's score for the deal) where the game offers it",
+    )
     forfeited_seats = serializers.ListField(
         child=serializers.IntegerField(min_value=0), required=False, default=list
     )

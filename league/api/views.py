@@ -52,7 +52,10 @@ from league.services.entry_counts import with_entry_counts
 from league.services.permissions import can_manage, can_see
 from league.services.standings import standings_rows
 
-REFUSED = OpenApiResponse(description='refused by the event\'s rules: `{"detail": message}`')
+REFUSED = OpenApiResponse(
+    description="refused by the event's rules: `{\"detail\": message}` (a score grid's also "
+    '`"problems"`: `[{"deal", "field", "seat", "reason", "message"}]`)'
+)
 NOT_ALLOWED = OpenApiResponse(description="not logged in (401) or not an organizer (403)")
 
 
@@ -63,7 +66,10 @@ def league_exception_handler(exc: Exception, context: dict[str, Any]) -> Respons
     if isinstance(exc, LeagueConflict):  # needs the caller's explicit say-so: nothing changed
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, LeagueError):
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        body: dict[str, Any] = {"detail": str(exc)}
+        if getattr(exc, "problems", None):  # a score grid's or sheet's refusal, cell by cell
+            body["problems"] = exc.problems
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, PermissionDenied) and str(exc):
         return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
     return exception_handler(exc, context)
@@ -558,8 +564,9 @@ class FixtureResult(EventScopedMixin, APIView):
         examples=sheet_examples(),
     )
     def post(self, request: Request, slug: str, fixture_id: int) -> Response:
-        """Count a result: a game record or a score sheet, forfeits, and for a correction a
-        reason. A table that has a result refuses a second one unless `correction` is true."""
+        """Count a result: a game record, a score sheet or a score grid (in one of the game's
+        layouts), forfeits, and for a correction a reason. A table that has a result refuses a
+        second one unless `correction` is true."""
         data = _valid(s.ResultPostSerializer, request)
         fixture = get_object_or_404(Fixture, pk=fixture_id, round__event=self.event)
         result = result_services.record_result(
@@ -567,6 +574,8 @@ class FixtureResult(EventScopedMixin, APIView):
             by=request.user,
             record=data.get("record"),
             sheet=data.get("sheet"),
+            grid=data.get("grid"),
+            grid_layout=data["grid_layout"],
             forfeited_seats=data["forfeited_seats"],
             reason=data["reason"],
             correction=data["correction"],

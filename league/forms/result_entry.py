@@ -6,6 +6,10 @@ per player, the fields asked once per deal beside it, each input with its value 
 and — once checked (`catalogue.check_grid`) — the deal's scores, payouts and running totals.
 Deals are numbered from 1 here (the rows, the inputs' names and the API count from 0). Nothing
 here names a game: labels, bounds, choices and `when` come from the description.
+
+A grid is in one of the layouts the game's sheet rules offer (`catalogue.grid_layout_choices`:
+the full grid, and for some games final scores only); the page offers the choice when there is
+one, and the form posts its layout with the rows.
 """
 
 from __future__ import annotations
@@ -45,10 +49,17 @@ class ScoreGrid:
         names: Sequence[str],
         rows: list[dict[str, Any]] | None = None,
         problems: Sequence[Mapping[str, Any]] = (),
+        layout: Any = catalogue.FULL_GRID,
     ) -> None:
         self.event = event
         self.names = list(names)
-        self.description = catalogue.sheet_grid(event.game, event.variant)
+        self.layouts = catalogue.grid_layout_choices(event.game, event.variant)
+        # The layout asked for, checked by the services; one the game does not offer is shown
+        # as the full grid (and refused when it is posted).
+        self.layout = layout
+        offered = {c["name"] for c in self.layouts}
+        self.shown_layout = layout if layout in offered else catalogue.FULL_GRID
+        self.description = catalogue.sheet_grid(event.game, event.variant, self.shown_layout)
         self.fields = self.description["fields"]
         self.n_rows = max(event.deals_per_match, len(rows or []))
         self.rows = list(rows or [])
@@ -57,11 +68,28 @@ class ScoreGrid:
 
     @classmethod
     def from_data(cls, event: Any, names: Sequence[str], data: Mapping[str, Any]) -> ScoreGrid:
-        """The grid as posted (inputs named by `catalogue.grid_input_name`)."""
+        """The grid as posted (inputs named by `catalogue.grid_input_name`, its layout by
+        `layout`; none: the full grid)."""
+        layout = data.get("layout") or catalogue.FULL_GRID
         rows, problems = catalogue.read_grid(
-            event.game, event.variant, event.deals_per_match, data.get
+            event.game, event.variant, event.deals_per_match, data.get, layout
         )
-        return cls(event, names, rows, problems)
+        return cls(event, names, rows, problems, layout)
+
+    def layout_choices(self) -> list[dict[str, Any]]:
+        """The layouts to choose between (none when the game has one): label, help, whether
+        it is the one shown."""
+        if len(self.layouts) < 2:
+            return []
+        return [
+            {
+                "name": c["name"],
+                "label": _tr(c["label"]),
+                "help": _tr(c["help"]),
+                "current": c["name"] == self.shown_layout,
+            }
+            for c in self.layouts
+        ]
 
     def run_check(self) -> dict[str, Any]:
         """Score the rows as far as they are right; collect every problem once per place."""
@@ -71,6 +99,7 @@ class ScoreGrid:
             self.rows,
             n_seats=len(self.names),
             n_deals=self.event.deals_per_match,
+            layout=self.layout,
         )
         seen = {problem_key(p) for p in self.problems}
         for problem in check["problems"]:
@@ -255,7 +284,13 @@ class ScoreGrid:
             {**f, "label": _tr(f["label"]), "help": _tr(f["help"]), "blank": _tr(f["blank"])}
             for f in self.fields
         ]
-        return {"checkUrl": check_url, "fields": fields, "names": self.names, "rows": self.n_rows}
+        return {
+            "checkUrl": check_url,
+            "layout": self.shown_layout,
+            "fields": fields,
+            "names": self.names,
+            "rows": self.n_rows,
+        }
 
     def as_json(self) -> dict[str, Any]:
         """The check's answer to the page's script: outcomes, totals and problems by place."""

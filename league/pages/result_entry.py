@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import catalogue
 from league.errors import LeagueError, ResultChanged
 from league.forms.events import ResultForm
 from league.forms.result_entry import RejectForm, ResultDetailsForm, ScoreGrid
@@ -59,6 +60,17 @@ def _round_url(event: Event, fixture: Fixture) -> str:
     return reverse("league:round", args=[event.slug, fixture.round.number])
 
 
+def _opening_grid(
+    request: HttpRequest, event: Event, names: list[str], grid: Any, layout: str
+) -> ScoreGrid:
+    """The grid a page opens with: `grid` (a counting result's or a submission's) in its own
+    layout, unless the page asks for another layout (`?layout=`), which opens blank."""
+    asked = request.GET.get("layout") or layout
+    if grid and asked == layout:
+        return ScoreGrid(event, names, grid, layout=layout)
+    return ScoreGrid(event, names, [], layout=asked)
+
+
 def _grid_problems(grid: ScoreGrid, exc: LeagueError) -> None:
     """A refusal of the services, shown in the grid: beside its field if it names one."""
     problems = getattr(exc, "problems", None)
@@ -72,7 +84,7 @@ def _grid_problems(grid: ScoreGrid, exc: LeagueError) -> None:
 def _versions(submissions: list[ResultSubmission], event: Event, names: list[str]) -> Any:
     """Open grids from the table side by side: per deal each version's fields and payouts,
     the cells where they differ marked."""
-    grids = [ScoreGrid(event, names, s.grid) for s in submissions]
+    grids = [ScoreGrid(event, names, s.grid, layout=s.grid_layout) for s in submissions]
     n = max((len(s.scored["deals"]) for s in submissions), default=0)
     rows = []
     for d in range(n):
@@ -118,7 +130,13 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
     version = current.version if current else 0
     initial = {"version": version}
     prefill_forfeits = [str(s) for s in (current.forfeited_seats if current else [])]
-    grid = ScoreGrid(event, names, (current.grid if current else None) or [])
+    grid = _opening_grid(
+        request,
+        event,
+        names,
+        current.grid if current else None,
+        current.grid_layout if current and current.grid else catalogue.FULL_GRID,
+    )
     details = ResultDetailsForm(
         initial={**initial, "forfeited": prefill_forfeits}, names=names, prefix="result"
     )
@@ -136,18 +154,21 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         if details.is_valid():
             try:
                 if details.absent_seats():  # the deals typed are those played before
-                    absences.mark_absent(
+                    absences.mark_absent(  # deals typed in any layout: as their sheet
                         fixture,
                         by=request.user,
                         seats=details.absent_seats(),
                         after_deal=len(grid.rows),
-                        grid=grid.rows or None,
+                        sheet=result_services.sheet_of_grid(event, grid.rows, grid.layout)
+                        if grid.rows
+                        else None,
                     )
                 else:
                     result_services.record_result(
                         fixture,
                         by=request.user,
                         grid=grid.rows,
+                        grid_layout=grid.layout,
                         forfeited_seats=details.forfeited_seats(),
                         reason=details.cleaned_data["reason"],
                         correction=current is not None,
@@ -302,14 +323,22 @@ def table_submit(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
     context = _player_context(request, event, fixture, seats)
     start = next((r["submission"] for r in context["submissions"] if r["mine"]), None)
     start = start or next((r["submission"] for r in context["submissions"]), None)
-    grid = ScoreGrid(event, names, start.grid if start else [])
+    grid = _opening_grid(
+        request,
+        event,
+        names,
+        start.grid if start else None,
+        start.grid_layout if start else catalogue.FULL_GRID,
+    )
     status = 200
     if request.method == "POST":
         grid = ScoreGrid.from_data(event, names, request.POST)
         try:
             if grid.problems:
                 raise LeagueError(_("check the fields marked"))
-            submission = table_results.submit_grid(fixture, by=request.user, grid=grid.rows)
+            submission = table_results.submit_grid(
+                fixture, by=request.user, grid=grid.rows, layout=grid.layout
+            )
         except LeagueError as exc:
             _grid_problems(grid, exc)
             grid.run_check()

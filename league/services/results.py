@@ -33,12 +33,12 @@ class SheetProblems(LeagueError):
         self.problems = problems
 
 
-def sheet_of_grid(event: Any, grid: Any) -> dict[str, Any]:
-    """The score sheet a grid stands for under the event's game and variant, or SheetProblems
-    naming every field that is wrong."""
-    if _has_nul(grid):
+def sheet_of_grid(event: Any, grid: Any, layout: Any = catalogue.FULL_GRID) -> dict[str, Any]:
+    """The score sheet a grid of this layout stands for under the event's game and variant, or
+    SheetProblems naming every field that is wrong (or the layout, if the game has no such)."""
+    if _has_nul(grid) or _has_nul(layout):
         raise LeagueError(_("the score grid contains a NUL character"))
-    sheet, problems = catalogue.grid_sheet(event.game, event.variant, grid)
+    sheet, problems = catalogue.grid_sheet(event.game, event.variant, grid, layout)
     if problems:
         raise SheetProblems("score grid: " + "; ".join(p["message"] for p in problems), problems)
     return sheet
@@ -138,6 +138,7 @@ def record_result(
     record: Any = None,
     sheet: Any = None,
     grid: Any = None,
+    grid_layout: Any = catalogue.FULL_GRID,
     forfeited_seats: list[int] | None = None,
     reason: str = "",
     correction: bool = False,
@@ -158,8 +159,9 @@ def record_result(
     A correction identical to the counting result (the same outcome and forfeits, and the same
     grid if one is typed) is refused: it would make a version that changes nothing.
 
-    `grid` (score-grid rows, instead of a sheet) is converted to its sheet and kept with the
-    result, so a correction opens filled in. `entered_by` is who typed it when `by` is the
+    `grid` (score-grid rows, instead of a sheet, laid out as `grid_layout`: the full grid or
+    final scores only) is converted to its sheet and kept with the result and its layout, so a
+    correction opens filled in. `entered_by` is who typed it when `by` is the
     system (a grid confirmed at the table, league.services.table_results). Counting a result
     sets aside the table's open submissions from the table.
     """
@@ -188,9 +190,11 @@ def record_result(
     if grid is not None:
         if record is not None or sheet is not None:
             raise LeagueError(_("give either a game record, a score sheet or a score grid"))
-        sheet = sheet_of_grid(event, grid)
+        sheet = sheet_of_grid(event, grid, grid_layout)
+    else:
+        grid_layout = catalogue.FULL_GRID
     scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)
-    if current and _same_as(current, scored, forfeited_seats, grid):
+    if current and _same_as(current, scored, forfeited_seats, grid, grid_layout):
         raise LeagueError(
             _(
                 "this correction is the result that counts already (version %(v)s): nothing "
@@ -212,6 +216,7 @@ def record_result(
         record=record,
         sheet=sheet,
         grid=grid,
+        grid_layout=grid_layout,
         scored=scored,
         forfeited_seats=forfeited_seats,
         entered_by=by if getattr(by, "is_authenticated", False) else entered_by,
@@ -255,10 +260,13 @@ def next_version(fixture: Fixture) -> int:
     return (last or 0) + 1
 
 
-def _same_as(current: Result, scored: dict[str, Any], forfeited: list[int], grid: Any) -> bool:
-    """Whether a correction would count exactly what counts now."""
+def _same_as(
+    current: Result, scored: dict[str, Any], forfeited: list[int], grid: Any, layout: str
+) -> bool:
+    """Whether a correction would count exactly what counts now (the same grid in the same
+    layout, when one is typed)."""
     same = current.scored == scored and sorted(current.forfeited_seats or []) == forfeited
-    return same and (grid is None or grid == current.grid)
+    return same and (grid is None or (grid == current.grid and layout == current.grid_layout))
 
 
 def notify_result(fixture: Fixture, result: Result) -> int:

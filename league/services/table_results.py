@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import catalogue
 from league.errors import LeagueError
 from league.models import Event, Fixture, Result, ResultSubmission, Round, Seat, SubmissionVote
 from league.services.entering import require_open
@@ -116,6 +117,7 @@ def _count_if_agreed(
         fixture,
         by=None,  # the system: the table's players agreed (authorized above)
         grid=submission.grid,
+        grid_layout=submission.grid_layout,
         entered_by=submission.submitted_by.user,
         reason="",
     )
@@ -134,12 +136,15 @@ def _decide(
 
 
 @transaction.atomic
-def submit_grid(fixture: Fixture, *, by: Any, grid: Any) -> ResultSubmission:
-    """A seated player's grid for the table. The same outcome as an open grid of another player
-    is a confirmation of it; a different one disputes every open grid; the player's own open
-    grid is replaced. Refused (SheetProblems) if the rules refuse the grid."""
+def submit_grid(
+    fixture: Fixture, *, by: Any, grid: Any, layout: Any = catalogue.FULL_GRID
+) -> ResultSubmission:
+    """A seated player's grid for the table, in a layout (the full grid or final scores only).
+    The same outcome as an open grid of another player is a confirmation of it, whatever its
+    layout; a different one disputes every open grid; the player's own open grid is replaced.
+    Refused (SheetProblems) if the rules refuse the grid."""
     fixture, event, seats, seat = _player_may_act(by, fixture)
-    sheet = sheet_of_grid(event, grid)
+    sheet = sheet_of_grid(event, grid, layout)
     scored = score_submission(fixture, sheet=sheet, forfeited_seats=[])
     open_ = _open(fixture)
     mine = next((s for s in open_ if s.submitted_by_id == seat.player_id), None)
@@ -153,7 +158,7 @@ def submit_grid(fixture: Fixture, *, by: Any, grid: Any) -> ResultSubmission:
             _count_if_agreed(same, seats, fixture)
         return same
     if mine is not None:
-        if mine.scored == scored and mine.grid == grid:
+        if mine.scored == scored and mine.grid == grid and mine.grid_layout == layout:
             raise LeagueError(_("this is the grid you submitted already"))
         _decide(mine, Status.SET_ASIDE)
     disputed = bool(others)
@@ -161,6 +166,7 @@ def submit_grid(fixture: Fixture, *, by: Any, grid: Any) -> ResultSubmission:
         fixture=fixture,
         submitted_by=seat.player,
         grid=grid,
+        grid_layout=layout,
         sheet=sheet,
         scored=scored,
         status=Status.DISPUTED if disputed else Status.PENDING,
@@ -241,6 +247,7 @@ def approve_submission(submission: ResultSubmission, *, by: Any) -> Result:
         submission.fixture,
         by=by,
         grid=submission.grid,
+        grid_layout=submission.grid_layout,
         reason="",
         expected_version=0,
     )

@@ -2,6 +2,8 @@
 // and hides the fields the game's description asks under the answers given (its `when`), adds
 // up the per-seat fields the description gives a sum, and asks the server (the config's
 // checkUrl) for each deal's scores, payouts, running totals and problems as the grid is typed.
+// Any layout of the grid (the full grid, final scores only) is the same to it: the config's
+// fields are the layout's, and the form posts its layout with the rows.
 (function () {
   "use strict";
   const form = document.getElementById("grid-form");
@@ -127,6 +129,16 @@
     applyWhen(fieldset);
     showSums(fieldset);
   });
+  // Another layout is another page (a link, so the choice works without this script): what is
+  // typed here does not go with it, so ask first once something is typed.
+  const layouts = document.getElementById("grid-layouts");
+  if (layouts) {
+    layouts.addEventListener("click", (event) => {
+      const link = event.target.closest("a[data-layout]");
+      const typed = [...form.querySelectorAll(".grid-deal")].some(started);
+      if (link && typed && !window.confirm(layouts.dataset.confirm)) event.preventDefault();
+    });
+  }
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
 })();

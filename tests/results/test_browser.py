@@ -206,3 +206,53 @@ def test_players_at_the_table_submit_grids_that_the_organizer_compares(server, b
     organizer.locator("#table-submissions button:has-text('Count this one')").nth(1).click()
     organizer.wait_for_url(f"**/events/{slug}/rounds/1/")
     assert "counts as the result" in organizer.inner_text(".messages")
+
+
+def test_final_scores_only_is_a_grid_of_its_own_with_live_totals(server, browser):
+    """Saichugen's second layout: chosen by its link, checked as typed (the form posts its
+    layout), a switch with something typed asks first, and the grid counts."""
+    setup = (
+        SETUP.replace('"alba"', '"alda"')
+        .replace("Thursday Ramsch", "Saichugen evening")
+        .replace('game="schieberamsch"', 'game="saichugen"')
+        .replace("deals_per_match=3", "deals_per_match=2")
+    )
+    for name in ("Wilhelmina Vandersteen-Okonkwo", "Bert", "Carla"):
+        setup = setup.replace(f'"{name}"', f'"{name} 3"')
+    made = json.loads(server.manage("shell", "-c", setup).strip().splitlines()[-1])
+    slug, fixture = made["slug"], made["fixture"]
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.set_default_timeout(15_000)
+    errors = watch_errors(page)
+    log_in(page, server.url, "alda")
+    page.goto(f"{server.url}/events/{slug}/tables/{fixture}/result/")
+    assert page.is_visible("input[name='d0.round1.0']")
+    page.click("#grid-layouts a[data-layout=scores]")
+    page.wait_for_selector("input[name='d0.scores.0']")
+    assert page.inner_text("#grid-layouts strong") == "Final scores only"
+    for seat, score in enumerate((20, 20, 35)):
+        page.fill(f"input[name='d0.scores.{seat}']", str(score))
+    page.wait_for_function(
+        "() => document.querySelector('.grid-deal[data-deal=\"0\"] [data-out=running_payouts]')"
+        ".textContent !== ''"
+    )
+    assert cells(page, 0, "payouts") == ["+1", "+1", "\u22122"]
+    page.fill("input[name='d1.scores.0']", "70")  # no game banks more than 65
+    error = "[data-error-for='d1.scores.0']"
+    page.wait_for_function(f"() => document.querySelector(\"{error}\").textContent !== ''")
+    assert page.inner_text(error) == "from 0 to 65"
+
+    page.once("dialog", lambda dialog: dialog.dismiss())  # typed: the switch asks first
+    page.click("#grid-layouts a[data-layout=full]")
+    assert page.input_value("input[name='d0.scores.0']") == "20"
+    shot(page, "final-scores-only-desktop")
+
+    for seat, score in enumerate((9, 9, 9)):
+        page.fill(f"input[name='d1.scores.{seat}']", str(score))
+    page.wait_for_function(f"() => document.querySelector(\"{error}\").textContent === ''")
+    page.click("#grid-form button[type=submit]")
+    page.wait_for_url(f"**/events/{slug}/rounds/1/")
+    assert "counted" in page.inner_text(".messages")
+    page.goto(f"{server.url}/events/{slug}/tables/{fixture}/result/")  # the correction
+    assert page.input_value("input[name='d1.scores.2']") == "9"
+    assert errors == []
