@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils.translation import gettext
 
 from gameplay.demo import demo_table
@@ -35,6 +35,7 @@ from games import registry
 from games.core.errors import VariantError
 
 __all__ = [
+    "admits_spectators",
     "anonymize_seats",
     "bot_level_label",
     "bot_levels",
@@ -129,6 +130,7 @@ def start_table(
     bot_level: str = "basic",
     deals: list[dict[str, Any]] | None = None,
     embargoed: bool = False,
+    context: dict[str, Any] | None = None,
 ) -> str:
     """Open an online table for a fixture and return its id (the league's `table_ref`).
 
@@ -143,9 +145,12 @@ def start_table(
     them, the seed deals the rest). `embargoed`: a duplicate table — no spectators whatever
     `allow_spectators` says, and its record, replay, salts and result are withheld from
     everyone, its players too, until `release_tables`; it plays and sends `match_finished`
-    as any table. `on_timeout` is "default" (a legal default action) or "forfeit". Raises
-    `VariantError` for a bad variant, seat count, match length, bot level or deal. Call it
-    inside the league's transaction: bots start moving only after it commits.
+    as any table. `on_timeout` is "default" (a legal default action) or "forfeit". `context`:
+    where the table belongs, which its page's header shows as a link back — `{"event": name,
+    "round": n, "table": n, "url": "/a/local/path/"}`, each part optional, the words ("Round",
+    "Table") the page's own, translated. Raises `VariantError` for a bad variant, seat count,
+    match length, bot level, deal or context (an unknown part, a URL that is not a path on this
+    site). Call it inside the league's transaction: bots start moving only after it commits.
     """
     if not isinstance(embargoed, bool):
         raise VariantError("embargoed must be true or false")
@@ -179,6 +184,7 @@ def start_table(
             origin="event",  # never listed by the lobby (lobby-api.md)
             deals=deals,
             embargoed=embargoed,
+            context=context,
         )
     except KeyError:
         raise VariantError(f"unknown game {game_name!r}") from None
@@ -198,6 +204,17 @@ def stop_table(table_ref: str, seats: list[int]) -> dict[str, Any] | None:
         return stop_playing(table_ref, seats)
     except TableError:
         return None
+
+
+def admits_spectators(table_ref_field: str) -> Exists:
+    """Whether the table whose id is in `table_ref_field` of another app's rows may be watched
+    by anyone now: it allows spectators and is not embargoed (a duplicate table never is, even
+    released). False for no table (""). An expression to annotate a queryset with, so a page
+    that lists tables asks it in the query it makes anyway: `fixtures.annotate(watchable=
+    admits_spectators("table_ref"))`. A table's own players may look whatever it says."""
+    return Exists(
+        Table.objects.filter(pk=OuterRef(table_ref_field), allow_spectators=True, embargoed=False)
+    )
 
 
 # --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate_tables.py) --------

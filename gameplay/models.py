@@ -88,6 +88,12 @@ class Table(models.Model):
     # Explicit deals ({"hands", "stock"[, "salt"]} in card codes) dealt before the seed's: an
     # uploaded duplicate deal set. Null: every deal comes from `seed`.
     deals = models.JSONField(null=True, blank=True)
+    # Where the table belongs, for its page's header and a link back: an event's name, round and
+    # table numbers and a local path, as parts the page words (`services/table_context.py`).
+    # Null: a friendly table, or one made before this field.
+    context = models.JSONField(
+        null=True, blank=True, help_text="event, round, table, url: shown by the table's header"
+    )
     rated = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True, help_text="score_record output at the end")
     record = models.JSONField(null=True, blank=True, help_text="the game record at the end")

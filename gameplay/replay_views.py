@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from gameplay.models import Table
-from gameplay.services import replay, summaries
+from gameplay.services import replay, summaries, table_context
 from gameplay.services.duplicate_tables import WITHHELD
 from games import registry
 
@@ -106,7 +106,13 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         "summaryUrl": reverse("gameplay:deal_summary", args=[table.id]),
         "legend": summaries.legend(table.game),
     }
-    context = {"table": table, "game_name": spec.display_name, "seats": seats, "config": config}
+    context = {
+        "table": table,
+        "game_name": spec.display_name,
+        "seats": seats,
+        "config": config,
+        "where": table_context.shown(table.context),  # the table page's link back, if any
+    }
     return render(request, "gameplay/replay.html", context)
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from gameplay import api, lobby_views
 from gameplay.models import Table
-from gameplay.services import duplicate_tables, identity, matches, summaries
+from gameplay.services import duplicate_tables, identity, matches, summaries, table_context
 from games import registry
 
 
@@ -72,6 +72,8 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "goal": spec.goal,
         # The header says where the table's rules differ from the usual game's.
         "rules": api.describe_variant(obj.game, obj.variant, changed_only=True),
+        # Where the table belongs (an event's round and table), a link back; None: a friendly one.
+        "where": table_context.shown(obj.context),
         "seats": seats,
         "viewer_seat": viewer.seat,
         "config": config,

@@ -18,6 +18,7 @@ from django.utils import timezone
 from gameplay import clock
 from gameplay.models import Seat, Table, default_connect_grace
 from gameplay.runtime import cache, runner
+from gameplay.services import table_context
 from gameplay.services.after_commit import after_commit
 from games import Match, VariantError, bots, registry
 
@@ -120,6 +121,7 @@ def create_table(
     connect_grace: int | None = None,
     deals: list[dict[str, Any]] | None = None,
     embargoed: bool = False,
+    context: dict[str, Any] | None = None,
 ) -> Table:
     """Create a table and deal (or, with an open seat, leave it `waiting`, undealt); bots to
     act first are queued after commit. `connect_grace`: seconds after the deal by which every
@@ -127,6 +129,7 @@ def create_table(
     `deals`: explicit deals (card codes, each may carry its `salt`), dealt before the seed's
     (`gameplay.services.duplicate_tables.normalised_deals` checks them). `embargoed`: a duplicate
     table, never open to spectators, its record withheld until released (docs/tables.md).
+    `context`: where the table belongs, shown by its header (`table_context.checked`).
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`
     (also for an unknown bot level).
@@ -138,6 +141,7 @@ def create_table(
         raise ValueError(f"on_timeout must be one of {Table.OnTimeout.values}")
     if origin not in Table.Origin.values:
         raise ValueError(f"origin must be one of {Table.Origin.values}")
+    context = table_context.checked(context)
     if connect_grace is None:
         connect_grace = default_connect_grace()
     if isinstance(connect_grace, bool) or not isinstance(connect_grace, int) or connect_grace < 0:
@@ -170,6 +174,7 @@ def create_table(
         private=private,
         rematch_of_id=rematch_of,
         connect_grace=connect_grace,
+        context=context,
     )
     match, bots_first = None, False
     if not waiting:

@@ -46,6 +46,7 @@ from league.services.standings import (
     standings_mode,
     standings_rows,
 )
+from league.services.table_links import table_link, with_watchable
 from league.standings import (
     StandingsRow,
     column_tiebreaks,
@@ -134,7 +135,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     manager = can_manage(request.user, event)
     if round_.status != Round.Status.PUBLISHED and not manager:
         raise Http404("this round is not published yet")
-    fixtures = round_.fixtures.prefetch_related(
+    # A duplicate table (or one without spectators) is linked for its own players only.
+    fixtures = with_watchable(round_.fixtures.all()).prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player")),
         Prefetch("results", queryset=Result.objects.filter(current=True), to_attr="counting"),
         # asynchronous events: the time each table agreed on, if any (the latest)
@@ -163,6 +165,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         tables.append(
             {
                 "fixture": fixture,
+                "table_link": table_link(request.user, fixture, seats),
                 "result": result,
                 "agreed": fixture.agreed[0] if fixture.agreed else None,
                 "withheld": fixture.pk in withheld,
@@ -376,9 +379,11 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 def next_match(player: Player) -> Fixture | None:
-    """The player's earliest published fixture with an online table and no result yet."""
+    """The player's earliest published fixture with an online table and no result yet; with
+    `watchable`: whether others may watch its table (league.services.table_links)."""
     return (
-        Fixture.objects.filter(
+        with_watchable(Fixture.objects.all())
+        .filter(
             seats__player=player,
             round__status=Round.Status.PUBLISHED,
             round__event__visibility=Event.Visibility.PUBLISHED,

@@ -25,6 +25,7 @@ from league.services import absences, actions, duplicate_scoring, schedule
 from league.services.event_times import zone
 from league.services.permissions import can_manage, can_see
 from league.services.rounds import fixture_is_online
+from league.services.table_links import table_link, with_watchable
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
@@ -37,7 +38,7 @@ def _event(request: HttpRequest, slug: str) -> Event:
 def _fixture(request: HttpRequest, event: Event, fixture_id: int) -> tuple[Fixture, bool]:
     """The fixture with everything its page shows, loaded in a fixed number of queries."""
     fixture = get_object_or_404(
-        Fixture.objects.select_related("round").prefetch_related(
+        with_watchable(Fixture.objects.select_related("round")).prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")),
             Prefetch("results", queryset=Result.objects.filter(current=True), to_attr="counting"),
             Prefetch(
@@ -111,6 +112,8 @@ def _render_fixture(
         "agreed": next((p for p in reversed(proposals) if p["proposal"].agreed_at), None),
         "deadline": schedule.effective_deadline(fixture),
         "online": event.play_online and fixture_is_online(seats),
+        # The online table: for anyone when it may be watched, else for its players only.
+        "table_link": table_link(user, fixture, seats),
         "problem": problem,
         "form": form,
         "absence_form": absence_form(event, fixture, seats) if manager else None,

@@ -241,7 +241,7 @@ def undo_absence(fixture: Fixture, *, by: Any) -> Fixture:
         if event.asynchronous:
             fixture.table_ref, fixture.opened_at = "", None
         else:
-            fixture.table_ref = start_fixture_table(event, table)
+            fixture.table_ref = start_fixture_table(event, fixture, table)
         fixture.save(update_fields=["table_ref", "opened_at"])
     touch_standings(event.pk)
     event_end.settle(event)  # the absence may have ended the event: it runs again

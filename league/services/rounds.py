@@ -401,17 +401,31 @@ def open_tables(round_: Round) -> None:
         seats = list(fixture.seats.all())
         if not fixture_is_online(seats):
             continue
-        table_ref = start_fixture_table(event, seats)
+        table_ref = start_fixture_table(event, fixture, seats)
         Fixture.objects.filter(pk=fixture.pk).update(table_ref=table_ref)
 
 
+def table_context(event: Event, fixture: Fixture) -> dict[str, Any]:
+    """Where a fixture's table belongs, for the table page's header and its link back: the
+    event's name, round and table numbers, and the fixture's page (`start_table(context=)`;
+    the page words them in its reader's language)."""
+    return {
+        "event": " ".join(event.name.split()),  # one line, whatever an old name holds
+        "round": fixture.round.number,
+        "table": fixture.number,
+        "url": fixture_page(fixture, event),
+    }
+
+
 def start_fixture_table(
-    event: Event, seats: list[Seat], *, bot_seats: frozenset[int] = frozenset()
+    event: Event, fixture: Fixture, seats: list[Seat], *, bot_seats: frozenset[int] = frozenset()
 ) -> str:
-    """Open the online table of one fixture (`seats` in seat order, players loaded) and return
-    its id. `bot_seats`: seat numbers of people a bot plays for (an asynchronous event's
-    deadline policy "bot"); the seat keeps its player's name, so the record counts for them.
-    Part of `publish_round` and of `league.services.schedule`, which authorized the caller.
+    """Open the online table of one fixture (`seats` in seat order, players loaded; its round
+    loaded) and return its id. `bot_seats`: seat numbers of people a bot plays for (an
+    asynchronous event's deadline policy "bot"); the seat keeps its player's name, so the
+    record counts for them. The table's header names the event, round and table and links
+    back to the fixture's page (`table_context`). Part of `publish_round` and of
+    `league.services.schedule`, which authorized the caller.
 
     No seed for a table of its own: gameplay draws a secret one. Anything derived from the
     event's seed or the fixture id (both public or guessable) would let anyone replay every
@@ -419,7 +433,7 @@ def start_fixture_table(
     seed, or the organizer's deal set with secret salts), embargoed and without spectators
     (`sections.table_arguments`); seats as in any event, seat 0 deals first."""
     levels = {s.player.bot_level for s in seats if s.player.is_builtin_bot}
-    dealing = sections.table_arguments(event, seats[0].fixture_id)
+    dealing = sections.table_arguments(event, fixture.pk)
     return gameplay.start_table(
         event.game,
         seats=[
@@ -435,5 +449,6 @@ def start_fixture_table(
         seconds_per_move=event.seconds_per_move,
         on_timeout=event.on_timeout,
         rated=False,  # the league rates fixtures from their counted results
+        context=table_context(event, fixture),
         **dealing,  # seed (None: a secret one), spectators; duplicate: deals, embargoed
     )

@@ -267,7 +267,7 @@ def open_table(fixture: Fixture, *, by: Any) -> str:
         raise LeagueError(
             _("the round starts at %(start)s") % {"start": _show(fixture, round_.starts_at)}
         )
-    table_ref = start_fixture_table(event, seats)
+    table_ref = start_fixture_table(event, fixture, seats)
     Fixture.objects.filter(pk=fixture.pk).update(table_ref=table_ref, opened_at=now)
     _showed_up(seat, now)
     notify(
@@ -381,7 +381,8 @@ def apply_deadline_policy(fixture_id: int, now: datetime) -> str:
         url = fixture_page(fixture, event)
     elif policy == Event.DeadlinePolicy.BOT:
         outcome = Fixture.Outcome.BOT
-        table_ref = start_fixture_table(event, seats, bot_seats=frozenset(s.number for s in absent))
+        absent_seats = frozenset(s.number for s in absent)
+        table_ref = start_fixture_table(event, fixture, seats, bot_seats=absent_seats)
         Fixture.objects.filter(pk=fixture.pk).update(
             table_ref=table_ref, opened_at=now, deadline_outcome=outcome, deadline_outcome_at=now
         )
