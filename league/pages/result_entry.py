@@ -154,14 +154,16 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         if details.is_valid():
             try:
                 if details.absent_seats():  # the deals typed are those played before
-                    absences.mark_absent(  # deals typed in any layout: as their sheet
+                    full = grid.layout == catalogue.FULL_GRID  # kept as typed, to reopen
+                    absences.mark_absent(  # the short layout's deals go as their sheet
                         fixture,
                         by=request.user,
                         seats=details.absent_seats(),
                         after_deal=len(grid.rows),
-                        sheet=result_services.sheet_of_grid(event, grid.rows, grid.layout)
-                        if grid.rows
-                        else None,
+                        grid=(grid.rows or None) if full else None,
+                        sheet=None
+                        if full or not grid.rows
+                        else result_services.sheet_of_grid(event, grid.rows, grid.layout),
                     )
                 else:
                     result_services.record_result(
