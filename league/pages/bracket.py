@@ -6,12 +6,14 @@ from each person who went on to the table where they played next (dashed for a b
 taken on to fill the tables), the champion at the root on the right. Who went on is bold, how
 is written under the table ("won the table", …, "the event's draw" for a lot). The layout is
 computed here (`layout`, no database), the template only draws it; printed, it fits one
-landscape page up to 32 players (`static/css/bracket.css`).
+landscape page up to 32 players (`static/css/bracket.css`). A name too long for its box is
+drawn narrower to fit (`fitted`) rather than over the payout beside it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from unicodedata import east_asian_width
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -31,6 +33,24 @@ FOOT = 18  # how the table was decided
 PAD = 6
 SPACE = 14  # between two tables of a round
 TOP = 30  # the rounds' titles
+INSET = 8  # text from a box's sides
+FIGURE = 36  # kept at a seat's right for its payout ("+12", bold)
+SEAT_FONT, FOOT_FONT = 13, 11  # px, as static/css/bracket.css draws them
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """A generous estimate of how wide the text is drawn, in px: the page has no script to
+    measure it. Measured in Chromium, names take 0.57 em a letter (0.64 bold) on average, a
+    wide East Asian letter 1 em."""
+    em = 0.66 if bold else 0.59
+    return sum(size if east_asian_width(c) in "WF" else size * em for c in text)
+
+
+def fitted(text: str, room: int, size: int, bold: bool = False) -> int | None:
+    """The length to draw the text in (SVG `textLength`, its letters narrowed) when it would
+    not fit its room — a long name would run over the payout beside it and out of its box —
+    else None: the text as it is."""
+    return room if text_width(text, size, bold) > room else None
 
 
 @dataclass
@@ -49,9 +69,22 @@ class Box:
     rows_y: list[int] = field(default_factory=list)
 
     @property
-    def placed_rows(self) -> list[tuple[str, str, str, int]]:
-        """(name, figure, classes, y of the text's baseline) of each row, for the template."""
-        return [(*row, y) for row, y in zip(self.rows, self.rows_y, strict=True)]
+    def placed_rows(self) -> list[tuple[str, str, str, int, int | None]]:
+        """(label, figure, classes, y of the text's baseline, the length to fit the label in
+        or None) of each row, for the template; a bot's label says it is one."""
+        placed = []
+        for (name, figure, classes), y in zip(self.rows, self.rows_y, strict=True):
+            label = f"{name} ({_('bot')})" if "bot" in classes.split() else name
+            room = COLUMN - 2 * INSET - (FIGURE if figure else 0)
+            fit = fitted(label, room, SEAT_FONT, bold="goes-on" in classes.split())
+            placed.append((label, figure, classes, y, fit))
+        return placed
+
+    @property
+    def foot_line(self) -> tuple[str, int | None]:
+        """How the table was decided (a die before a lot), and the length to fit it in."""
+        text = f"⚄ {self.foot}" if self.foot_class == "lot" else self.foot
+        return text, fitted(text, COLUMN - 2 * INSET, FOOT_FONT, bold=self.foot_class == "lot")
 
 
 @dataclass

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from league.draws import draw_order
-from league.pages.bracket import layout
+from league.pages.bracket import COLUMN, FIGURE, INSET, Box, layout
 from league.scheduling import get_format
 from league.services import events as event_services
 from league.services import rounds as round_services
@@ -122,6 +122,30 @@ def test_the_layout_keeps_every_box_inside_and_apart(make_event, alice):
     for boxes in by_column.values():
         boxes.sort(key=lambda b: b.y)
         assert all(a.y + a.height <= b.y for a, b in itertools.pairwise(boxes))
+
+
+def test_a_name_too_long_for_its_box_is_drawn_narrower_not_over_its_payout():
+    """Measured in Chromium (tests/league/test_club_evening_browser.py checks the drawing): a
+    30-letter name in bold runs 250 px, past its payout and out of a 210 px box."""
+    rows = [
+        ("Wilhelmina Vandersteen-Okonkwo", "+2", "goes-on won"),
+        ("Mo", "-1", ""),
+        ("Bartholomew Fairweather", "", "filled"),  # 167 px: fits where no payout is
+        ("山田太郎山田太郎山田太郎山田太郎", "", ""),  # 16 wide letters: 208 px
+        ("Bot 1", "-1", "bot"),
+    ]
+    box = Box(0, 0, 120, "Table 1", rows, foot="the event's draw", foot_class="lot")
+    box.rows_y = [20, 38, 56, 74, 92]
+    placed = {label: fit for label, _figure, _classes, _y, fit in box.placed_rows}
+    with_payout, whole = COLUMN - 2 * INSET - FIGURE, COLUMN - 2 * INSET
+    assert placed == {
+        "Wilhelmina Vandersteen-Okonkwo": with_payout,
+        "Mo": None,
+        "Bartholomew Fairweather": None,
+        "山田太郎山田太郎山田太郎山田太郎": whole,
+        "Bot 1 (bot)": None,
+    }
+    assert box.foot_line == ("⚄ the event's draw", None)
 
 
 def test_the_bracket_uses_a_constant_number_of_queries(
