@@ -181,7 +181,17 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 ],
             }
         )
-    context = {"event": event, "round": round_, "tables": tables, "byes": byes, "manager": manager}
+    context = {
+        "event": event,
+        "round": round_,
+        "tables": tables,
+        "byes": byes,
+        "manager": manager,
+        # the round is closed: every table has its result (an absence counts as one)
+        "complete": round_.status == Round.Status.PUBLISHED
+        and bool(tables)
+        and all(t["fixture"].counting for t in tables),
+    }
     if event.is_duplicate and round_.status == Round.Status.PUBLISHED:
         context["deals"] = range(1, event.deals_per_match + 1)  # the travellers' links
     context["format_notes"] = notes
