@@ -39,6 +39,9 @@ class EventSettingsSerializer(serializers.Serializer):
     deals_per_match = serializers.IntegerField(required=False)
     leftover = serializers.CharField(required=False)
     bot_level = serializers.CharField(required=False)
+    rank_bots = serializers.BooleanField(
+        required=False, help_text="rank the bots that fill seats among the people (off: unranked)"
+    )
     scoring = serializers.CharField(required=False)
     duplicate_rank = serializers.CharField(required=False)
     bye_match_points = serializers.IntegerField(required=False)

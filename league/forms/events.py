@@ -20,6 +20,7 @@ from league.services.event_times import time_zone_names
 from league.services.events import (
     DEFAULT_TIEBREAKS,
     LOCKED_ONCE_PLANNED,
+    MAX_BYE_MATCH_POINTS,
     MAX_ROUNDS,
     MAX_SECONDS_PER_MOVE,
     max_deals_per_match,
@@ -216,6 +217,7 @@ class EventForm(forms.ModelForm):
         _bound(self.fields["rounds"], max(1, self.rounds_planned), MAX_ROUNDS)
         _bound(self.fields["deals_per_match"], 1, max_deals_per_match())
         _bound(self.fields["seconds_per_move"], 0, MAX_SECONDS_PER_MOVE)
+        _bound(self.fields["bye_match_points"], 0, MAX_BYE_MATCH_POINTS)
         if self.instance.pk:
             self.fields["tiebreaks"].initial = list(self.instance.tiebreaks)
         else:

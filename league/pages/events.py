@@ -170,6 +170,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "agreed": fixture.agreed[0] if fixture.agreed else None,
                 "withheld": fixture.pk in withheld,
                 "went_on": went_on.get(fixture.pk),
+                "absent_names": [
+                    s.player.name for s in seats if result and s.number in result.absent_seats
+                ],
                 "seats": [
                     {
                         "seat": s,

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
@@ -278,6 +279,18 @@ def fixture_absent_undo(request: HttpRequest, slug: str, fixture_id: int) -> Htt
         lines.append(_("A new online table is started for it."))
     elif fixture.table_ref:
         lines.append(_("Its players open the online table again."))
+    later = event.round_set.filter(number__gt=fixture.round.number).count()
+    if later:  # a league's rounds are planned ahead: they stay, this table reopens among them
+        lines.append(
+            ngettext(
+                "Careful: %(n)s later round exists already. Round %(round)s is open again until "
+                "this table has its result, and the standings change meanwhile.",
+                "Careful: %(n)s later rounds exist already. Round %(round)s is open again until "
+                "this table has its result, and the standings change meanwhile.",
+                later,
+            )
+            % {"n": later, "round": fixture.round.number}
+        )
     return _confirm(
         request,
         event,

@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from gameplay import api as gameplay
 from games import catalogue
 from league.errors import LeagueError, ResultChanged
 from league.forms.events import ResultForm
 from league.forms.result_entry import RejectForm, ResultDetailsForm, ScoreGrid
-from league.models import Event, Fixture, ResultSubmission, Round, Seat
+from league.models import Event, Fixture, Result, ResultSubmission, Round, Seat
 from league.services import absences, table_results
 from league.services import results as result_services
 from league.services.permissions import can_manage, can_see
@@ -225,6 +226,7 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
     submissions = table_results.open_submissions(fixture)
     context = {
         "changed": changed,
+        **_online(fixture, current),
         "event": event,
         "fixture": fixture,
         "seats": seats,
@@ -242,6 +244,23 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
         "takes_absence": current is None and table_results.over_the_table(event, fixture, seats),
     }
     return render(request, "league/result_form.html", context, status=status)
+
+
+def _online(fixture: Fixture, current: Result | None) -> dict[str, Any]:
+    """An online table's state beside a result typed here: still being played (its result
+    would count by itself, and will not once one is entered here), or finished with payouts
+    other than those that count (a conflict to settle by a correction). Nothing for a table
+    played over the table."""
+    if not fixture.table_ref:
+        return {}
+    finished = gameplay.table_result(fixture.table_ref)
+    if finished is None:
+        return {"online_playing": True}
+    online = finished["result"].get("totals", {}).get("payouts")
+    counting = current.scored["totals"]["payouts"] if current is not None else None
+    if current is not None and current.source != Result.Source.ONLINE and online != counting:
+        return {"online_differs": {"online": online, "counting": counting}}
+    return {}
 
 
 def _with_version(data: QueryDict, field: str, version: int) -> QueryDict:

@@ -105,6 +105,8 @@ def check_tiebreaks(names: list[str]) -> list[str]:
 # An event table's clock: up to a day a move (a database integer, and a live table's pace;
 # play by the day has its own paces).
 MAX_SECONDS_PER_MOVE = 24 * 60 * 60
+# A bye's match points: what beating every opponent at a table of four gives, at most.
+MAX_BYE_MATCH_POINTS = 3
 
 
 def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
@@ -127,6 +129,11 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         raise LeagueError(message)
     if "bot_level" in fields:
         check_bot_level(game, fields["bot_level"])
+    bye = fields.get("bye_match_points", 0)
+    if not isinstance(bye, int) or not 0 <= bye <= MAX_BYE_MATCH_POINTS:
+        raise LeagueError(
+            _("a bye gives 0 to %(max)s match points") % {"max": MAX_BYE_MATCH_POINTS}
+        )
     seconds = fields.get("seconds_per_move", 0)
     if not isinstance(seconds, int) or not 0 <= seconds <= MAX_SECONDS_PER_MOVE:
         raise LeagueError(
