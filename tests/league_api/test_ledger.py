@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from league.models import Result
 from tests.league_api.builders import client_of, enter, league_with, make_event, seat_round
 
 pytestmark = pytest.mark.django_db
@@ -39,14 +40,19 @@ def csv_rows(client: Any, event: Any) -> list[list[str]]:
 def test_the_ledger_holds_the_csvs_rows_deals_from_0(alice, anonymous):
     event = league_with(alice, rounds=2, tables=2, deals_per_match=2)
     rows = every_row(anonymous, event)
-    assert len(rows) == 2 * 2 * 2 * 3  # rounds x tables x deals x seats
+    # seats x the deals each result counts (a 3-5-8 match may end before its last deal)
+    played = sum(
+        len(r.scored["deals"])
+        for r in Result.objects.filter(fixture__round__event=event, current=True)
+    )
+    assert 2 * 2 <= played <= 2 * 2 * 2 and len(rows) == played * 3
     as_csv = [
         [r["round"], r["table"], r["deal"] + 1, r["seat"], r["player_id"], r["player"],
          r["score"], r["payout"]]
         for r in rows
     ]  # fmt: skip
     assert [[str(v) for v in row] for row in as_csv] == csv_rows(anonymous, event)
-    assert {r["deal"] for r in rows} == {0, 1}
+    assert {r["deal"] for r in rows} <= {0, 1} and 0 in {r["deal"] for r in rows}
     fixtures = {r["fixture_id"] for r in rows}
     assert len(fixtures) == 4
     assert set(rows[0]) == {
