@@ -74,7 +74,9 @@ def test_play_now_then_my_games_then_the_replay(server, newcomer, game):  # noqa
     )
 
     page.click("header >> text=My games")
+    page.wait_for_url("**/games/")
     row = page.locator(f"table.my-games tr[data-table='{table}']")
+    row.first.wait_for()  # the page is parsed (count() does not wait; it raced the load)
     assert row.count() == 1
     assert "forfeited" in row.inner_text()
     row.locator("text=Replay").click()
