@@ -37,14 +37,19 @@ CLICK_AT = """([card, at]) => {
 # The page clicked, nothing is pending and the table is past `seq`.
 SETTLED = """(seq) => {
   const t = window.medianaTable;
-  return window.raceClicked && !t.pending() && t.state().seq > seq;
+  const s = t.state();
+  return window.raceClicked && !t.pending() && !!s && s.seq > seq;
 }"""
 # Saichugen: the bots have committed, so the two pages race each other alone.
 BOTS_COMMITTED = """() => {
   const v = window.medianaTable.state().view;
   return v.committed[1] && v.committed[2];
 }"""
-AT_SEQ = "(seq) => window.medianaTable.state().seq >= seq"
+# A page just opened may not have its first state yet (state() is null until it arrives).
+AT_SEQ = """(seq) => {
+  const s = window.medianaTable && window.medianaTable.state();
+  return !!s && s.seq >= seq;
+}"""
 RANKS = "23456789TJQKA"
 
 
