@@ -30,6 +30,24 @@ class User(AbstractUser):
     # with league.Player.is_bot, a built-in bot (never an account).
     is_bot_account = models.BooleanField(_("bot account"), default=False)
 
+    class CardFaces(models.TextChoices):
+        # accounts/preferences.py: how the table draws cards (its root's data-card-faces).
+        HOME = "home", _("The game's home (German letters, Italian suits)")
+        FRENCH = "french", _("French (J Q K A, ♠ ♥ ♦ ♣)")
+
+    class ConfirmMoves(models.TextChoices):
+        # The table's data-confirm-moves: ask before a move is sent, or not.
+        AUTO = "auto", _("Automatic (on touch screens)")
+        ON = "on", _("Always")
+        OFF = "off", _("Never")
+
+    card_faces = models.CharField(
+        _("card faces"), max_length=8, choices=CardFaces.choices, default=CardFaces.HOME
+    )
+    confirm_moves = models.CharField(
+        _("confirm moves"), max_length=8, choices=ConfirmMoves.choices, default=ConfirmMoves.AUTO
+    )
+
     # set_unusable_password (the admin's "disable password-based authentication") since the last
     # save; set_password is Django's own `_password`.
     _password_disabled = False

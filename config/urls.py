@@ -1,23 +1,22 @@
 from csp.constants import SELF
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from accounts import api as accounts_api
-from accounts import language
+from accounts import language, preferences
 from accounts import views as accounts_views
-from config import api_root, health, schema, views
+from config import api_root, favicon, health, schema, views
 from league.profile import views as profile_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
-    # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's pages).
-    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's pages):
+    # the icon itself, not a redirect to /static/ that only some servers serve.
+    path("favicon.ico", favicon.favicon, name="favicon"),
     # docs/translations.md: the header's language switcher, and the browser client's catalog
     # (the djangojs domain in the active language) at a stable address.
     path("i18n/setlang/", language.set_language, name="set_language"),
@@ -30,6 +29,7 @@ urlpatterns = [
     path("login/", accounts_views.legacy_login, name="login"),
     path("logout/", accounts_views.legacy_logout, name="logout"),
     path("accounts/profile/", profile_views.profile, name="profile"),
+    path("accounts/preferences/", preferences.preferences, name="preferences"),
     path("accounts/profile/token/", profile_views.replace_token, name="profile-token"),
     path("accounts/profile/delete/", profile_views.delete_account, name="profile-delete"),
     path("accounts/claim/", profile_views.claim, name="claim"),

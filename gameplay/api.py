@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils.translation import gettext
 
+from gameplay.card_letters import rank_label
 from gameplay.demo import demo_table
 from gameplay.forms import variant_field
 from gameplay.models import Seat, Table, new_seat_token
@@ -48,6 +49,7 @@ __all__ = [
     "legend",
     "match_finished",
     "max_deals",
+    "rank_label",  # a card's letter in the page's language (gameplay/card_letters.py)
     "release_tables",
     "start_table",
     "stop_table",

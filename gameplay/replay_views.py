@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from accounts.preferences import display_preferences
 from gameplay.models import Table
 from gameplay.services import replay, summaries, table_context
 from gameplay.services.duplicate_tables import WITHHELD
@@ -112,6 +113,7 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         "seats": seats,
         "config": config,
         "where": table_context.shown(table.context),  # the table page's link back, if any
+        "display": display_preferences(request.user),  # the card faces, as at the table
     }
     return render(request, "gameplay/replay.html", context)
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from accounts.preferences import display_preferences
 from gameplay import api, lobby_views
 from gameplay.models import Table
 from gameplay.services import duplicate_tables, identity, matches, summaries, table_context
@@ -77,6 +78,9 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "seats": seats,
         "viewer_seat": viewer.seat,
         "config": config,
+        # The viewer's card faces and move confirmation (accounts/preferences.py): the root's
+        # data-card-faces and data-confirm-moves, read by static/js/table.js.
+        "display": display_preferences(request.user),
         **lobby_views.table_extras(request, obj),  # Rematch, Resign
     }
     return render(request, "gameplay/table.html", context)

@@ -9,9 +9,13 @@ French suits are upper-case letters, the Italian ones lower-case, so no game is 
 from __future__ import annotations
 
 from django import template
+from django.template import Context
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext_lazy
+
+from accounts.preferences import card_faces
+from gameplay.card_letters import rank_label
 
 register = template.Library()
 
@@ -35,7 +39,7 @@ FRENCH_RANKS = {
 ITALIAN_RANKS = {"A": "asso", "R": "re", "C": "cavallo", "F": "fante"}
 
 
-def _face(code: str) -> SafeString:
+def _face(code: str, faces: str = "home") -> SafeString:
     won = code.endswith("*")
     code = code.rstrip("*")
     if code == "?":
@@ -43,7 +47,7 @@ def _face(code: str) -> SafeString:
     rank, suit = code[:-1], code[-1:]
     if suit not in GLYPHS or not rank:
         raise template.TemplateSyntaxError(f"cards: {code!r} is not a card code")
-    label = "10" if rank == "T" else rank
+    label = rank_label(rank, suit, faces)
     names = ITALIAN_RANKS if suit.islower() else FRENCH_RANKS
     name = gettext("%(rank)s of %(suit)s") % {
         "rank": names.get(rank, label),
@@ -60,10 +64,13 @@ def _face(code: str) -> SafeString:
     )
 
 
-@register.simple_tag
-def cards(codes: str) -> SafeString:
-    """A row of cards (one card is a row of one), in the order given."""
-    faces = [_face(code) for code in codes.split()]
+@register.simple_tag(takes_context=True)
+def cards(context: Context, codes: str) -> SafeString:
+    """A row of cards (one card is a row of one), in the order given, with the letters of the
+    page's language unless the viewer chose French faces (gameplay/card_letters.py)."""
+    request = context.get("request")
+    chosen = card_faces(getattr(request, "user", None))
+    faces = [_face(code, chosen) for code in codes.split()]
     return format_html(
         '<span class="pcs">{}</span>', format_html_join("", "{}", ((f,) for f in faces))
     )

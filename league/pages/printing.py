@@ -18,6 +18,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from accounts.preferences import card_faces
+from gameplay.api import rank_label
 from games import catalogue
 from league.models import Event, Fixture, Round, Seat
 from league.services.duplicate_scoring import sees_everything
@@ -178,10 +180,11 @@ def _rank_key(rank: str) -> tuple[int, str]:
     return (RANK_ORDER.index(rank) if rank in RANK_ORDER else len(RANK_ORDER), rank)
 
 
-def hand_lines(codes: Sequence[str]) -> list[dict[str, Any]]:
+def hand_lines(codes: Sequence[str], faces: str = "home") -> list[dict[str, Any]]:
     """A hand as a person deals it from a pack: a line per suit (glyph, name), its ranks high
-    to low ("10" for the ten). Codes are records' (rank then suit: `TH` is the ten of hearts,
-    `3d` the three of denari); anything else is shown as it is, on a line of its own."""
+    to low ("10" for the ten, a court card by its letter in the page's language:
+    `rank_label`). Codes are records' (rank then suit: `TH` is the ten of hearts, `3d` the three
+    of denari); anything else is shown as it is, on a line of its own."""
     by_suit: dict[str, list[str]] = {}
     odd = []
     for code in codes:
@@ -198,7 +201,7 @@ def hand_lines(codes: Sequence[str]) -> list[dict[str, Any]]:
                 "suit": suit,
                 "glyph": GLYPHS[suit],
                 "name": _suit_name(suit),
-                "ranks": " ".join("10" if r == "T" else r for r in ranks),
+                "ranks": " ".join(rank_label(r, suit, faces) for r in ranks),
                 "count": len(ranks),
             }
         )
@@ -225,6 +228,7 @@ def round_hands(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         Prefetch("fixtures", queryset=Fixture.objects.order_by("number"))
     )
     n_seats = catalogue.game(event.game).seats
+    faces = card_faces(request.user)
     blocks = []
     for section in rows:
         shown = everything or section.completed_at is not None
@@ -240,10 +244,10 @@ def round_hands(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     {
                         "number": k,
                         "seats": [
-                            {"number": s, "lines": hand_lines(hand)}
+                            {"number": s, "lines": hand_lines(hand, faces)}
                             for s, hand in enumerate(deal["hands"][:n_seats])
                         ],
-                        "stock": hand_lines(deal.get("stock") or []),
+                        "stock": hand_lines(deal.get("stock") or [], faces),
                         "commitment": deal.get("commitment"),
                     }
                     for k, deal in enumerate(deals or [], start=1)

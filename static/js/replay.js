@@ -122,7 +122,7 @@
       }
       if ("suit" in part) {
         const d = M.deck();
-        return h("span", { class: `card-text suit-${part.suit}` }, `${d.glyph[part.suit] || part.suit} ${d.suit[part.suit] || part.suit}`);
+        return h("span", { class: `card-text suit-${part.suit}` }, `${M.glyphOf(part.suit)} ${d.suit[part.suit] || part.suit}`);
       }
       return part.text || "";
     }).flat(Infinity);
@@ -151,7 +151,7 @@
   function drawHands(data, view, step) {
     const toAct = new Set(view.to_act || []);
     const played = step.action && step.action.seat;
-    $("legend").textContent = M.deck().legend;
+    M.fill($("legend"), M.legendOf());
     const rows = (view.hands || []).map((cards, s) =>
       h(
         "div",

@@ -35,7 +35,7 @@
   const minus = (n) => (n < 0 ? `− ${-n}` : `+ ${n}`);
   const num = (n) => (n < 0 ? `−${-n}` : String(n));
   const sgn = (n) => (n > 0 ? `+${n}` : num(n));
-  const suitWords = (suit) => `${M.deck().glyph[suit] || suit} ${M.deck().suit[suit] || suit}`;
+  const suitWords = (suit) => `${M.glyphOf(suit)} ${M.deck().suit[suit] || suit}`;
   // An engine line with its seat numbers as names (for a code the game's module does not word).
   const engineText = (text) => String(text || "").replace(/\b[Ss]eat (\d+)/g, (m, s) => name(Number(s)));
 

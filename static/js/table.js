@@ -124,7 +124,10 @@
 
   // ------------------------------------------------------------------ the game's hooks
   // Every hook is optional; a game module registers only what differs from these defaults.
-  //   deck                     {glyph, suit, rank, legend}: suit glyphs and names, rank names
+  //   deck                     {glyph, suit, rank, legend}: suit glyphs and names, rank names;
+  //                            optional letter {rank: letter} (the page language's, "home"),
+  //                            pip(suit) a node drawing the suit ("home"), french {glyph,
+  //                            letter} (the faces when the viewer chose "french")
   //   sortKey(card, view)      a number; the hand (and the module's own card lists) sort by it
   //   phases                   {phase: label}; an unlisted phase shows its own name
   //   decision(view)           what a decision is (a click is re-sent only at the same one)
@@ -156,8 +159,13 @@
     glyph: { S: "♠", H: "♥", D: "♦", C: "♣" },
     suit: { S: pgettext("suit", "spades"), H: pgettext("suit", "hearts"), D: pgettext("suit", "diamonds"), C: pgettext("suit", "clubs") },
     rank: { A: pgettext("card", "ace"), K: pgettext("card", "king"), Q: pgettext("card", "queen"), J: pgettext("card", "jack"), T: "10" },
+    // The letters a card shows, as the page's language reads them (German: B D K A).
+    letter: { J: pgettext("card letter", "J"), Q: pgettext("card letter", "Q"), K: pgettext("card letter", "K"), A: pgettext("card letter", "A") },
     legend: "",
   };
+  // The viewer's choice (accounts/preferences.py, the root's data-card-faces): "home" draws a
+  // game's cards as its home does, "french" with J Q K A and the French suits.
+  const FACES = (document.getElementById("table-app") || { dataset: {} }).dataset.cardFaces === "french" ? "french" : "home";
   const games = {};
   const renderHooks = []; // fn(state, view) after every render (static/js/summary.js)
   let game = {};
@@ -170,11 +178,23 @@
   // ------------------------------------------------------------------ cards
   const rankOf = (card) => card.slice(0, -1);
   const suitOf = (card) => card.slice(-1);
-  const rankLabel = (card) => (rankOf(card) === "T" ? "10" : rankOf(card));
+  const faces = (d) => (FACES === "french" ? d.french || {} : d);
+  const rankLabel = (card) => {
+    const rank = rankOf(card);
+    if (rank === "T") return "10";
+    const letters = faces(deck()).letter;
+    return (letters && letters[rank]) || rank;
+  };
+  // The hand's legend: text, or nodes (a game's drawn suits) from a function.
+  const legendOf = () => {
+    const legend = faces(deck()).legend ?? deck().legend;
+    return typeof legend === "function" ? legend() : legend || "";
+  };
+  const glyphOf = (suit) => faces(deck()).glyph?.[suit] || deck().glyph[suit] || suit;
   const cardName = (card) =>
     fmt(gettext("%(rank)s of %(suit)s"), { rank: deck().rank[rankOf(card)] || rankOf(card), suit: deck().suit[suitOf(card)] || suitOf(card) });
   const suitName = (suit) => deck().suit[suit] || suit;
-  const cardText = (card) => `${rankLabel(card)}${deck().glyph[suitOf(card)] || suitOf(card)}`;
+  const cardText = (card) => `${rankLabel(card)}${glyphOf(suitOf(card))}`;
 
   function sortCards(cards, view) {
     const key = game.sortKey || (() => 0);
@@ -189,7 +209,7 @@
         attrs || {},
       ),
       h("span", { class: "rank" }, rankLabel(card)),
-      h("span", { class: "pip" }, deck().glyph[suitOf(card)] || suitOf(card)),
+      h("span", { class: "pip" }, FACES === "home" && deck().pip ? deck().pip(suitOf(card)) : glyphOf(suitOf(card))),
     );
   }
   const cardBack = (label) => h("span", { class: "card back", title: label || gettext("face down") });
@@ -845,7 +865,7 @@
       return;
     }
     box.hidden = false;
-    $("legend").textContent = deck().legend;
+    fill($("legend"), legendOf());
     const groups = legalGroups(state);
     const mine = (state.to_act || []).includes(state.seat) && !pending;
     const entry = mine && selection ? templateFor(selection.key) : null;
@@ -1202,6 +1222,10 @@
     cap,
     signed,
     deck,
+    faces: FACES,
+    glyphOf,
+    legendOf,
+    rankLabel,
     rankOf,
     suitOf,
     cardName,

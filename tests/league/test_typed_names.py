@@ -316,6 +316,8 @@ def test_names_that_merely_contain_bot_and_bot_accounts_pass(bill):
 
 
 def test_the_site_has_an_icon(client):
+    # The icon itself, not a redirect to /static/ (which uvicorn does not serve: a 404).
     response = client.get("/favicon.ico")
-    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
     assert 'rel="icon"' in client.get("/").content.decode()

@@ -18,6 +18,37 @@
 
   let signal = ""; // the signal chosen for the next lead ("" = none)
 
+  // The Italian suits, drawn (our own simple shapes, not any pack's artwork): a coin, a cup, a
+  // sword and a baton, in the suit's colour (table.css: .suit-d gold, -c red, -s blue, -b
+  // green), clear at the hand's and the trick's small sizes. A card face's pip when the viewer
+  // keeps the game's home faces (accounts/preferences.py); French ones otherwise.
+  const SVG = "http://www.w3.org/2000/svg";
+  const SHAPES = {
+    // denari: a coin with a rim and a boss
+    d: [["circle", { cx: 12, cy: 12, r: 10.5 }], ["circle", { cx: 12, cy: 12, r: 6.8, fill: "none", stroke: "#fff", "stroke-width": 1.6 }], ["circle", { cx: 12, cy: 12, r: 2.4, fill: "#fff" }]],
+    // coppe: a goblet: bowl, stem and foot
+    c: [["path", { d: "M4.5 2.5h15c0 5.4-2.6 9.1-6.2 10v4.3h3.4v2.2H7.3v-2.2h3.4v-4.3C7.1 11.6 4.5 7.9 4.5 2.5z" }], ["path", { d: "M5.5 20h13v2H5.5z" }], ["path", { d: "M7.2 4.6h9.6", stroke: "#fff", "stroke-width": 1.2, fill: "none" }]],
+    // spade: an upright sword: blade, guard, grip and pommel
+    s: [["path", { d: "M12 .8l1.9 3.2v11.2h-3.8V4z" }], ["path", { d: "M5.5 15.2h13v2.3h-13z" }], ["path", { d: "M10.9 17.5h2.2v3.6h-2.2z" }], ["circle", { cx: 12, cy: 22, r: 1.7 }]],
+    // bastoni: a knotted baton, slanted
+    b: [["g", { transform: "rotate(35 12 12)" }, [["rect", { x: 9.6, y: 0.8, width: 4.8, height: 22.4, rx: 2.4 }], ["circle", { cx: 8.9, cy: 7, r: 1.6 }], ["circle", { cx: 15.1, cy: 11.5, r: 1.6 }], ["circle", { cx: 8.9, cy: 16, r: 1.6 }], ["path", { d: "M10.8 3.5v17", stroke: "#fff", "stroke-width": 1, "stroke-opacity": 0.55, fill: "none" }]]]],
+  };
+  function svgNode([tag, attrs, children]) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+    for (const child of children || []) node.append(svgNode(child));
+    return node;
+  }
+  // The suit's drawing, sized by the text around it (1em); the card's title names it.
+  function pip(suit) {
+    if (!SHAPES[suit]) return suit;
+    const node = svgNode(["svg", { viewBox: "0 0 24 24", width: "1em", height: "1em", fill: "currentColor", class: `suit-svg suit-svg-${suit}`, "aria-hidden": "true", focusable: "false" }, SHAPES[suit]]);
+    return node;
+  }
+  const SUITS = { d: "denari", c: "coppe", s: "spade", b: "bastoni" };
+  // The legend under the hand: each suit drawn, with its Italian name.
+  const legend = () => Object.entries(SUITS).map(([s, name], i) => [i ? " · " : null, h("span", { class: `suit-${s}` }, pip(s)), ` ${name}`]).flat();
+
   // The exchange template: the first picks fill the discard, the next the card given back.
   function exchange(entry, view) {
     const d = entry.discard;
@@ -159,11 +190,20 @@
     reasons: REASONS,
     summary: SUMMARY,
     deck: {
+      // In text (the log, the summary): the suit's glyph; on a card face: its drawing (pip).
       glyph: { d: "◆", c: "♥", s: "♠", b: "♣" },
-      suit: { d: "denari", c: "coppe", s: "spade", b: "bastoni" },
-      // Italian names in every language, as the rules pages (gameplay/templatetags/rules_cards.py).
+      suit: SUITS,
+      // Italian names in every language, as the rules pages (gameplay/templatetags/rules_cards.py);
+      // the letters on a card are the Italian ones everywhere: A R C F (asso, re, cavallo, fante).
       rank: { 3: "3", 2: "2", A: "asso", R: "re", C: "cavallo", F: "fante" },
-      legend: "◆ denari · ♥ coppe · ♠ spade · ♣ bastoni",
+      pip,
+      legend,
+      // The viewer chose French faces: French suits and letters (re K, cavallo Q, fante J).
+      french: {
+        glyph: { d: "♦", c: "♥", s: "♠", b: "♣" },
+        letter: { R: "K", C: "Q", F: "J" },
+        legend: "♦ denari · ♥ coppe · ♠ spade · ♣ bastoni",
+      },
     },
     sortKey,
     // Play goes anticlockwise: the next seat sits on your right (the table places the seats).
