@@ -55,7 +55,8 @@ def _after_joining(joined: lobby.Joined) -> HttpResponseRedirect:
 
 def _game_name(game: str) -> str:
     try:
-        return registry.get_game(game).display_name
+        registry.get_game(game)
+        return catalogue.display_name(game)  # in the page's language
     except KeyError:
         return game
 

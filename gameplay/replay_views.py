@@ -22,7 +22,7 @@ from accounts.preferences import display_preferences
 from gameplay.models import Table
 from gameplay.services import replay, summaries, table_context
 from gameplay.services.duplicate_tables import WITHHELD
-from games import registry
+from games import catalogue, registry
 
 
 class BadDeal(ValueError):
@@ -76,8 +76,8 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
     if table is None:
         raise Http404("no replay")
     if table.embargoed:  # a duplicate table: its players too wait for the section
-        spec = registry.get_game(table.game)
-        context = {"table": table, "game_name": spec.display_name, "message": WITHHELD}
+        name = catalogue.display_name(table.game)
+        context = {"table": table, "game_name": name, "message": WITHHELD}
         return render(request, "gameplay/withheld.html", context, status=403)
     try:
         deal = _deal_param(request) or 0
@@ -86,14 +86,13 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         return HttpResponse(str(e), status=400, content_type="text/plain; charset=utf-8")
     except IndexError:
         raise Http404("no such deal") from None
-    spec = registry.get_game(table.game)
     seats = list(table.seats.order_by("number").values("number", "name", "bot"))
     config: dict[str, Any] = {
         # What the table's core (static/js/table.js) reads, in its replay mode: no socket.
         "replay": True,
         "table": table.id,
         "game": table.game,
-        "gameName": spec.display_name,
+        "gameName": catalogue.display_name(table.game),
         "seat": None,
         "players": [{"seat": s["number"], "name": s["name"], "bot": bool(s["bot"])} for s in seats],
         "nDeals": table.n_deals,
@@ -109,7 +108,7 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
     }
     context = {
         "table": table,
-        "game_name": spec.display_name,
+        "game_name": catalogue.display_name(table.game),
         "seats": seats,
         "config": config,
         "where": table_context.shown(table.context),  # the table page's link back, if any

@@ -17,7 +17,7 @@ from accounts.preferences import display_preferences
 from gameplay import api, lobby_views
 from gameplay.models import Table
 from gameplay.services import duplicate_tables, identity, matches, summaries, table_context
-from games import registry
+from games import catalogue, registry
 
 
 def _viewer(request: HttpRequest, table: Table) -> identity.Identity | None:
@@ -41,13 +41,13 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         return render(
             request,
             "gameplay/table_private.html",
-            {"table": obj, "game_name": spec.display_name},
+            {"table": obj, "game_name": catalogue.display_name(obj.game)},
             status=403,
         )
     config = {
         "table": obj.id,
         "game": obj.game,
-        "gameName": spec.display_name,
+        "gameName": catalogue.display_name(obj.game),
         "seat": viewer.seat,
         "players": [{"seat": s["number"], "name": s["name"], "bot": bool(s["bot"])} for s in seats],
         "nDeals": obj.n_deals,
@@ -69,7 +69,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     }
     context = {
         "table": obj,
-        "game_name": spec.display_name,
+        "game_name": catalogue.display_name(obj.game),
         "goal": spec.goal,
         # The header says where the table's rules differ from the usual game's.
         "rules": api.describe_variant(obj.game, obj.variant, changed_only=True),

@@ -9,6 +9,7 @@ the table lifecycle.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from games.core import records
 from games.core.errors import EngineError, RecordError, VariantError
 from games.core.grid import check_grid as _check_grid
 from games.core.grid import describe_grid, grid_layouts, grid_to_sheet, input_name, read_form
+from games.core.registry import GameSpec
 from games.core.sheet_rules import FULL
 from games.core.sheets import score_sheet as _score_sheet
 from games.core.sheets import sheet_examples as _sheet_examples
@@ -41,8 +43,28 @@ __all__ = [
     "score_sheet",
     "sheet_examples",
     "sheet_grid",
+    "use_language",
     "validate_variant",
 ]
+
+
+# The language a person reads the site in now (the site sets it: Django's active language,
+# gameplay/apps.py); nothing set: English names. Games' names in it: the engines' NAMES.
+def _no_language() -> str | None:
+    return None
+
+
+_language: Callable[[], str | None] = _no_language
+
+
+def use_language(current: Callable[[], str | None]) -> None:
+    """Where the names below find the page's language (called once, when the site starts)."""
+    global _language
+    _language = current
+
+
+def _name(spec: GameSpec) -> str:
+    return spec.name_in(_language())
 
 
 FULL_GRID = FULL  # the layout of a grid that says none
@@ -63,7 +85,7 @@ class GameInfo:
 def games() -> list[GameInfo]:
     """Every registered game, in registration order."""
     return [
-        GameInfo(s.name, s.display_name, s.seats, s.variant_schema(), s.defaults(), s.goal)
+        GameInfo(s.name, _name(s), s.seats, s.variant_schema(), s.defaults(), s.goal)
         for s in registry.games()
     ]
 
@@ -71,21 +93,21 @@ def games() -> list[GameInfo]:
 def game(name: str) -> GameInfo:
     """One game's info; `KeyError` for an unknown name."""
     spec = registry.get_game(name)
-    return GameInfo(
-        spec.name, spec.display_name, spec.seats, spec.variant_schema(), spec.defaults(), spec.goal
-    )
+    schema, defaults = spec.variant_schema(), spec.defaults()
+    return GameInfo(spec.name, _name(spec), spec.seats, schema, defaults, spec.goal)
 
 
 def game_choices() -> list[tuple[str, str]]:
     """(name, display name) pairs for a form's choice field."""
-    return [(s.name, s.display_name) for s in registry.games()]
+    return [(s.name, _name(s)) for s in registry.games()]
 
 
 def display_name(game_name: str) -> str:
     """The name a person reads for a game ("3-5-8" for `three_five_eight`): ids stay in URLs,
-    the API and CSVs. An unknown id (a game since removed) is shown as it is, not an error."""
+    the API and CSVs; in the page's language (the engine's NAMES: 最中限 in Japanese). An
+    unknown id (a game since removed) is shown as it is, not an error."""
     try:
-        return registry.get_game(game_name).display_name
+        return _name(registry.get_game(game_name))
     except KeyError:
         return game_name
 

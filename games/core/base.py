@@ -154,6 +154,10 @@ class Match:
 
     GAME: ClassVar[str] = ""
     DISPLAY: ClassVar[str] = ""
+    # The game's name where a language writes it otherwise (language code → name): its home's
+    # own spelling (Saichugen is 最中限 in Japanese), or how that language's players write it.
+    # games/catalogue.py shows it in the page's language; records and the API keep DISPLAY.
+    NAMES: ClassVar[dict[str, str]] = {}
     GOAL: ClassVar[str] = ""  # the game's aim in one line, shown at the table and in the lobby
     # Display hints: key → a short explanation the table shows on hover and tap (hints.py)
     HINTS: ClassVar[dict[str, str]] = {}

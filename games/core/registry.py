@@ -29,6 +29,14 @@ class GameSpec:
     flags: tuple[Flag, ...]
     engine: type[Match]
 
+    def name_in(self, language: str | None) -> str:
+        """The game's name as `language` writes it (the engine's ``NAMES``; "ja-jp" finds
+        "ja"), else ``display_name``."""
+        names = self.engine.NAMES
+        if not language:
+            return self.display_name
+        return names.get(language) or names.get(language.split("-")[0]) or self.display_name
+
     @property
     def goal(self) -> str:
         """The game's aim in one line (the engine's ``GOAL``)."""

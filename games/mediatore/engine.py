@@ -372,6 +372,7 @@ class MediatoreMatch(Match):
 
     GAME = "mediatore"
     DISPLAY = "Mediatore"
+    NAMES = {"ja": "メディアトーレ"}
     SEATS = 4
     SHEET = MediatoreSheet
     GOAL = gettext_noop(  # translated where shown (the table's goal line)

@@ -220,6 +220,7 @@ class SaichugenMatch(Match):
 
     GAME = "saichugen"
     DISPLAY = "Saichugen"
+    NAMES = {"ja": "最中限"}  # the game's own name: "the limit of the middle"
     SEATS = 3
     SHEET = SaichugenSheet
     GOAL = gettext_noop(  # translated where shown (the table's goal line)

@@ -544,6 +544,7 @@ class SchieberamschMatch(Match):
 
     GAME = "schieberamsch"
     DISPLAY = "Schieberamsch"
+    NAMES = {"ja": "シーベラムシュ"}
     SEATS = 3
     SHEET = SchieberamschSheet
     GOAL = gettext_noop(  # translated where shown (the table's goal line)

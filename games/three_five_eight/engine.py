@@ -371,6 +371,7 @@ class ThreeFiveEightMatch(Match):
 
     GAME = "three_five_eight"
     DISPLAY = "3-5-8 (Sergeant Major)"
+    NAMES = {"ja": "3-5-8（サージェント・メジャー）"}  # noqa: RUF001 (Japanese brackets)
     SEATS = 3
     SHEET = ThreeFiveEightSheet
     GOAL = gettext_noop(  # translated where shown (the table's goal line)

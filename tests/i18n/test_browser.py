@@ -20,8 +20,8 @@ TEXTS = {
     "de": {
         "locale": "de-DE",
         "nav": "Veranstaltungen",
-        "turn": "Sie sind dran",
-        "reason": "Sie müssen bedienen: ",
+        "turn": "Du bist dran",
+        "reason": "Du musst bedienen: ",
         "final": "Partie vorbei",
         "print": "Drucken",
     },

@@ -134,7 +134,7 @@ def test_the_javascript_catalogue_is_served_in_the_pages_language(client):
     url = reverse("javascript-catalog")
     assert url == "/i18n/js/"  # a stable address: the table and replay pages load it
     for language, text in [
-        ("de", "Sie sind dran: Spielen Sie eine Karte."),
+        ("de", "Du bist dran: Spiel eine Karte."),
         ("ja", "あなたの番です: カードを出してください。"),
     ]:
         response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
@@ -145,7 +145,7 @@ def test_the_javascript_catalogue_is_served_in_the_pages_language(client):
     italian = client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert json.dumps("Devi rispondere al seme: %(suit)s.") in italian
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="").content.decode()  # no choice: English
-    assert "Sie sind dran" not in english
+    assert "Du bist dran" not in english
 
 
 @pytest.mark.django_db(transaction=True)

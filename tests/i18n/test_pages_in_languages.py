@@ -128,7 +128,7 @@ EXPECTED = {
         ["Events", "Results and payouts", "Total payouts"],
     ),
     "profile": (
-        {"de": "Ihr Profil", "it": "Il tuo profilo", "ja": "プロフィール"},
+        {"de": "Dein Profil", "it": "Il tuo profilo", "ja": "プロフィール"},
         ["Your profile", "Preferred language:", "Save", "Log out"],
     ),
     "login": ({"de": "Anmeldung", "it": "Accedi", "ja": "ログイン"}, ["Sign In", "Remember Me:"]),
