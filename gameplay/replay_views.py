@@ -22,7 +22,7 @@ from accounts.preferences import display_preferences
 from gameplay.models import Table
 from gameplay.services import replay, summaries, table_context
 from gameplay.services.duplicate_tables import WITHHELD
-from games import catalogue, registry
+from games import catalogue
 
 
 class BadDeal(ValueError):
