@@ -29,9 +29,9 @@
     // coppe: a goblet: bowl, stem and foot
     c: [["path", { d: "M4.5 2.5h15c0 5.4-2.6 9.1-6.2 10v4.3h3.4v2.2H7.3v-2.2h3.4v-4.3C7.1 11.6 4.5 7.9 4.5 2.5z" }], ["path", { d: "M5.5 20h13v2H5.5z" }], ["path", { d: "M7.2 4.6h9.6", stroke: "#fff", "stroke-width": 1.2, fill: "none" }]],
     // spade: an upright sword: blade, guard, grip and pommel
-    s: [["path", { d: "M12 .8l1.9 3.2v11.2h-3.8V4z" }], ["path", { d: "M5.5 15.2h13v2.3h-13z" }], ["path", { d: "M10.9 17.5h2.2v3.6h-2.2z" }], ["circle", { cx: 12, cy: 22, r: 1.7 }]],
+    s: [["path", { d: "M12 .6l2.3 3.4v11.2H9.7V4z" }], ["path", { d: "M5 15.2h14v2.5H5z" }], ["path", { d: "M10.8 17.7h2.4v3.4h-2.4z" }], ["circle", { cx: 12, cy: 22, r: 1.8 }]],
     // bastoni: a knotted baton, slanted
-    b: [["g", { transform: "rotate(35 12 12)" }, [["rect", { x: 9.6, y: 0.8, width: 4.8, height: 22.4, rx: 2.4 }], ["circle", { cx: 8.9, cy: 7, r: 1.6 }], ["circle", { cx: 15.1, cy: 11.5, r: 1.6 }], ["circle", { cx: 8.9, cy: 16, r: 1.6 }], ["path", { d: "M10.8 3.5v17", stroke: "#fff", "stroke-width": 1, "stroke-opacity": 0.55, fill: "none" }]]]],
+    b: [["g", { transform: "rotate(32 12 12)" }, [["rect", { x: 8.9, y: 0.6, width: 6.2, height: 22.8, rx: 3.1 }], ["circle", { cx: 8.3, cy: 7, r: 2.1 }], ["circle", { cx: 15.7, cy: 11.6, r: 2.1 }], ["circle", { cx: 8.3, cy: 16.2, r: 2.1 }], ["path", { d: "M11 3.4v17.2", stroke: "#fff", "stroke-width": 1.1, "stroke-opacity": 0.55, fill: "none" }]]]],
   };
   function svgNode([tag, attrs, children]) {
     const node = document.createElementNS(SVG, tag);
