@@ -151,6 +151,19 @@
     give_also_discarded: (p) => fmt(gettext("The %(card)s is discarded already: give back a different card."), { card: M.cardParam(p) }),
   };
 
+  // The thirds each seat counts: its tricks' during the deal; once the deal is over, the monte
+  // and the last trick too where they went — the figures of the deal's own summary (its table).
+  function thirdsCounted(view) {
+    const taken = view.thirds_taken || [];
+    const summary = view.last_deal && view.last_deal.summary;
+    if (view.phase !== "over" || !summary || summary.deal !== view.deal) return taken;
+    const row = (summary.table || []).find((r) => r.code === "monte_last_trick");
+    return taken.map((t, s) => {
+      const extra = row ? row.values[s] : 0;
+      return extra ? fmt(gettext("%(thirds)s (incl. monte and last trick %(extra)s)"), { thirds: t + extra, extra }) : t;
+    });
+  }
+
   M.registerGame("mediatore", {
     acts: {
       bid: () => pgettext("act", "bid"), call: () => pgettext("act", "call"), discard: () => pgettext("act", "discard"),
@@ -231,7 +244,7 @@
       return undefined;
     },
 
-    dealRows: (state, view) => [seatRow(gettext("tricks"), view.tricks_won || []), seatRow(gettext("thirds"), view.thirds_taken || [])],
+    dealRows: (state, view) => [seatRow(gettext("tricks"), view.tricks_won || []), seatRow(gettext("thirds"), thirdsCounted(view))],
 
     log(state, view) {
       const lines = [];

@@ -92,6 +92,17 @@
     },
     rows: { tricks: gettext("tricks"), trick_points: gettext("card points in tricks"), skat: gettext("skat"), card_points: gettext("card points") },
   };
+  // The card points each seat counts: its tricks' during the deal; once it is over, the skat's
+  // too where it went (the view's `outcome.points`), as the deal's summary counts them.
+  const skatOf = (view, s) => (view.outcome && view.outcome.points && view.trick_points ? view.outcome.points[s] - view.trick_points[s] : 0);
+  function cardPoints(view) {
+    const taken = view.trick_points || [];
+    return taken.map((p, s) => {
+      const skat = skatOf(view, s);
+      return skat ? fmt(gettext("%(points)s (incl. skat %(skat)s)"), { points: p + skat, skat }) : p;
+    });
+  }
+
   // Why a card is refused, beyond the core's common reasons (table.js words those).
   const REASONS = {
     must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: M.suitName(p.suit) }),
@@ -116,7 +127,7 @@
       if (view.forehand === s) roles.push(gettext("forehand"));
       return roles;
     },
-    seatFacts: (s, view) => (view.trick_points ? [fmt(gettext("%(points)s pts"), { points: view.trick_points[s] })] : []),
+    seatFacts: (s, view) => (view.trick_points ? [fmt(gettext("%(points)s pts"), { points: view.trick_points[s] + skatOf(view, s) })] : []),
 
     info(state, view) {
       const parts = [
@@ -157,7 +168,7 @@
     dealRows(state, view) {
       const rows = [];
       rows.push(seatRow(gettext("tricks"), view.tricks_won || []));
-      rows.push(seatRow(gettext("card points"), view.trick_points || []));
+      rows.push(seatRow(gettext("card points"), cardPoints(view)));
       if (view.outcome) rows.push(outcomeRow(view));
       return rows;
     },
