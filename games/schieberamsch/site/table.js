@@ -85,7 +85,8 @@
       grand_hand: (n, w) => fmt(gettext("Grand Hand by %(name)s: alone against the other two, the skat counting for the declarer"), { name: w.name(n.declarer) }),
       declarer_points(n, w) {
         const grand = w.summary.notes.find((x) => x.code === "grand_hand");
-        return fmt(gettext("%(name)s took %(points)s card points in %(tricks)s tricks (the skat %(cards)s included): 61 or more win"), { name: grand ? w.name(grand.declarer) : gettext("The declarer"), points: n.points, tricks: n.tricks, cards: w.cards(n.skat) });
+        const text = ngettext("%(name)s took %(points)s card points in %(tricks)s trick (the skat %(cards)s included): 61 or more win", "%(name)s took %(points)s card points in %(tricks)s tricks (the skat %(cards)s included): 61 or more win", n.tricks);
+        return fmt(text, { name: grand ? w.name(grand.declarer) : gettext("The declarer"), points: n.points, tricks: n.tricks, cards: w.cards(n.skat) });
       },
       skat_to: (n, w) => fmt(gettext("The skat (%(cards)s, %(points)s card points) goes to %(names)s"), { cards: w.cards(n.cards), points: n.points, names: w.names(n.seats) }),
       pushed: (n) => (n.pushes ? fmt(gettext("The skat was pushed %(times)s: every penalty × %(multiplier)s"), { times: times(n.pushes), multiplier: n.multiplier }) : gettext("The skat was never pushed")),
