@@ -353,3 +353,19 @@ def test_this_deal_counts_the_skat_where_the_summary_does(server, desktop, shots
             assert (f"(incl. skat {skat})" in cell) == (skat > 0), cell
     page.locator("#deal-scores").screenshot(path=str(shots / "this_deal_with_skat.png"))
     assert errors == []
+
+
+def test_after_the_matchs_last_deal_no_clock_time_is_promised(server, desktop):  # noqa: F811
+    """The summary of a match's last deal counts down its own closing only: there is no next
+    deal whose first turn would get more time."""
+    made = server.create_table("schieberamsch", "Ana,Bot Bianca,Bot Bruno", 2, deals=1, seed=2)
+    page = desktop
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/tables/{made['table']}/?token={made['seats'][0]['token']}")
+    page.wait_for_function("() => window.medianaTable && window.medianaTable.connected()")
+    state = play_until(page, [{"act": "push"}, {"act": "pass"}], 1)
+    page.wait_for_function("() => window.medianaTable.state().status === 'finished'")
+    page.wait_for_function(f"() => {{ const o = {OPEN[6:]}; return o && o.deal === 0; }}")
+    countdown = page.locator("#ds-countdown").inner_text()
+    assert countdown.startswith("Closes in") and "clock" not in countdown, (countdown, state)
+    assert errors == []
