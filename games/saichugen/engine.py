@@ -81,8 +81,9 @@ PAYOUT = Flag(
     "zero_sum",
     choices=("zero_sum", "raw"),
     help=gettext_noop(
-        "fixed: +2/-1 or +1/-2 by the number of median winners; score differences: "
-        "3 * G - sum(G), the pairwise settlement of game scores"
+        "fixed: +2/-1 or +1/-2 by the number of median winners; score differences: three "
+        "times your game score less the three game scores together, the pairwise settlement "
+        "of game scores"
     ),
     label=gettext_noop("Payout"),
     labels={

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
@@ -80,7 +81,9 @@ def _confirm(
 
 
 def _entered(request: HttpRequest, event: Event, n: int) -> HttpResponse:
-    messages.success(request, _("%(n)s players entered.") % {"n": n})
+    messages.success(
+        request, ngettext("%(n)s player entered.", "%(n)s players entered.", n) % {"n": n}
+    )
     return redirect(reverse("league:entries", args=[event.slug]))
 
 

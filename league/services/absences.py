@@ -83,7 +83,11 @@ def _after(after_deal: Any, event: Event) -> int:
         raise LeagueError(_("after_deal is the number of deals played before the absence"))
     if after_deal > event.deals_per_match:
         raise LeagueError(
-            _("matches here last %(n)s deals: no absence after deal %(k)s")
+            ngettext(
+                "matches here last %(n)s deal: no absence after deal %(k)s",
+                "matches here last %(n)s deals: no absence after deal %(k)s",
+                event.deals_per_match,
+            )
             % {"n": event.deals_per_match, "k": after_deal}
         )
     return after_deal

@@ -27,6 +27,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.errors import LeagueError, LeagueFault
 from league.models import Bye, Entry, Event, Fixture, Result, Round, Seat
@@ -208,7 +209,11 @@ def _generate_round(facts: Facts, target: Any) -> str | None:
         return _("round %(n)s is still a draft: publish or discard it first") % {"n": last[0]}
     number = last[0] + 1 if last else 1
     if number > event.rounds:
-        return _("all %(n)s rounds of this event exist") % {"n": event.rounds}
+        return ngettext(
+            "the %(n)s round of this event exists",
+            "all %(n)s rounds of this event exist",
+            event.rounds,
+        ) % {"n": event.rounds}
     fmt = check_format(event.format)
     if event.status == Event.Status.FINISHED:  # its last round decided (a knockout's final)
         return _(fmt.decided_message)

@@ -21,6 +21,7 @@
   let lastSeen = null; // the newest deal whose summary this page has seen (null: no state yet)
   let open = null; // {deal, until (performance.now() ms) or 0 when opened by hand}
   let ticker = null;
+  let matchOver = false; // the last state's match is over: no next deal, no extra clock time
 
   // ------------------------------------------------------------------ words
   // In the page's language (the djangojs catalog through table.js: M.gettext, M.fmt…).
@@ -81,18 +82,42 @@
     return expr || "0";
   }
 
+  // Each part as a step of the running figure: a part without an `op` adds its `value`; a part
+  // with one applies it to the figure so far (÷ drops the fraction towards zero, as the engines
+  // do). So a multiplication reads "× 4 → 304", never as the points it happens to add.
+  function steps(parts) {
+    let running = 0;
+    return parts.map((p) => {
+      const op = p.op || null;
+      if (op && op.times !== undefined) running *= op.times;
+      else if (op && op.divide !== undefined) running = Math.trunc(running / op.divide);
+      else running += p.value;
+      running += 0; // no −0
+      return { op, value: p.value, after: running };
+    });
+  }
+
+  // A step's figure in the list: "+ 64", "− 306", "0", or "× 4 → 304", "÷ 10 → 30".
+  function stepText(step) {
+    const { op } = step;
+    if (!op) return step.value === 0 ? "0" : minus(step.value);
+    const sign = op.times !== undefined ? `× ${num(op.times)}` : `÷ ${op.divide}`;
+    return `${sign} → ${num(step.after)}`;
+  }
+
   // ------------------------------------------------------------------ the dialog
   function partList(parts, summary, seat) {
+    const figures = steps(parts);
     return h(
       "ol",
       { class: "ds-parts" },
-      parts.map((p) => {
-        const { op } = p;
+      parts.map((p, i) => {
+        const step = figures[i];
         return h(
           "li",
-          { dataset: { code: p.code } },
+          { dataset: { code: p.code, step: step.op ? "op" : "add", after: String(step.after) } },
           h("span", { class: "ds-part-text" }, partWords(p, summary, seat)[0]),
-          h("span", { class: "ds-part-value", title: op ? gettext("what this step changes") : null }, p.value === 0 && !op ? "0" : minus(p.value)),
+          h("span", { class: "ds-part-value", title: step.op ? gettext("the figure after this step") : null }, stepText(step)),
         );
       }),
     );
@@ -203,7 +228,8 @@
       close();
       return;
     }
-    if (label) label.textContent = fmt(gettext("Closes in %(left)s s · the next deal's first turn has %(seconds)s s more on its clock"), { left, seconds: SECONDS });
+    // After the match's last deal there is no next deal whose clock would wait.
+    if (label) label.textContent = matchOver ? fmt(gettext("Closes in %(left)s s"), { left }) : fmt(gettext("Closes in %(left)s s · the next deal's first turn has %(seconds)s s more on its clock"), { left, seconds: SECONDS });
   }
 
   function close() {
@@ -271,6 +297,7 @@
 
   // ------------------------------------------------------------------ the hook
   function onRender(state, view) {
+    matchOver = state.status !== "playing";
     decorateMatch();
     if (cfg.replay) return;
     const last = view.last_deal;
@@ -291,12 +318,13 @@
   }
 
   M.onRender(onRender);
-  M.summary = { body, show: (summary) => show(summary, false), close };
+  M.summary = { body, steps, show: (summary) => show(summary, false), close };
 
   // For the browser tests and the curious.
   window.medianaSummary = {
     open: () => (open ? { deal: open.deal, timed: Boolean(open.until) } : null),
     close,
     reopen,
+    steps,
   };
 })(window.Mediana);

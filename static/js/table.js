@@ -218,7 +218,7 @@
     h("div", { class: "row" }, h("span", { class: "label" }, label), cards.map((c) => cardFace(c, { class: "card small suit-" + suitOf(c) })));
 
   // ------------------------------------------------------------------ names
-  const seatName = (s) => (s === null || s === undefined ? "—" : (cfg.players[s] || {}).name || fmt(gettext("seat %(seat)s"), { seat: s }));
+  const seatName = (s) => (s === null || s === undefined ? "—" : (cfg.players[s] || {}).name || fmt(gettext("seat %(seat)s"), { seat: s + 1 }));
   const who = (s) => (typeof s === "number" && s === cfg.seat ? fmt(gettext("%(name)s (you)"), { name: seatName(s) }) : seatName(s));
   const names = (seats) => (seats || []).map(seatName).join(", ");
   const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -1024,7 +1024,7 @@
         ),
       ),
       // An embargoed (duplicate) table has no record link yet: its section is still played.
-      cfg.recordUrl ? h("p", null, h("a", { href: recordUrl, id: "record-link" }, gettext("The game record (mediana.record/1)")), h("span", { class: "muted" }, ` — ${gettext("every card and every choice, replayable.")}`),
+      cfg.recordUrl ? h("p", null, h("a", { href: recordUrl, id: "record-link" }, gettext("The game record (JSON)")), h("span", { class: "muted" }, ` — ${gettext("every card and every choice, replayable.")}`),
         cfg.replayUrl ? [" ", h("a", { href: cfg.replayUrl + (token ? `?token=${encodeURIComponent(token)}` : ""), id: "replay-link-final", class: "replay-link" }, cfg.replayLabel || gettext("Replay"))] : null)
         : h("p", { class: "muted", id: "record-withheld" }, cfg.withheld || ""),
     );

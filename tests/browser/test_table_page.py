@@ -46,7 +46,7 @@ def test_a_person_plays_a_whole_saichugen_game_against_two_bots(
     desktop.goto(url)
     s = wait_ready(desktop)
     assert s["seat"] == 0 and s["game"] == "saichugen"
-    assert desktop.locator("#whoami").inner_text() == "you play seat 0"
+    assert desktop.locator("#whoami").inner_text() == "you play seat 1"
     # The hand in strength order (A lowest), every card legal, the clock running.
     hand = desktop.eval_on_selector_all("#hand button", "els => els.map(e => e.dataset.card)")
     strength = ["A23456789TJQK".index(c[0]) * 4 + "CDHS".index(c[1]) for c in hand]

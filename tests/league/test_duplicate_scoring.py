@@ -24,7 +24,7 @@ from league.services import duplicate_scoring
 from league.services import rounds as round_services
 from league.services.results import record_forfeit, record_result
 from league.services.standings import compute_rows, refresh_standings
-from tests.language import text
+from tests.language import text_plural
 
 pytestmark = pytest.mark.django_db
 
@@ -283,8 +283,12 @@ def test_the_event_page_counts_no_results_while_a_section_is_played(client, dup,
     """A count such as "3 tables, 1 results" would tell everyone that one table has finished."""
     event, _round, fixtures, users = dup
     enter(alice, fixtures[0], MIDDLE_1, FLAT)
-    progress = text("%(tables)s tables, %(results)s results", tables=3, results=1)
-    tables = text("%(tables)s tables", tables=3)
+    tables = text_plural("%(tables)s table", "%(tables)s tables", 3, tables=3)
+
+    def results(n: int) -> str:
+        return f"{tables}, {text_plural('%(results)s result', '%(results)s results', n, results=n)}"
+
+    progress = results(1)
 
     def event_page(user):
         client.logout()
@@ -299,7 +303,7 @@ def test_the_event_page_counts_no_results_while_a_section_is_played(client, dup,
     assert progress in event_page(alice)  # the organizer, who plays nowhere
     enter(alice, fixtures[1], LOW_TIE, FLAT)
     enter(alice, fixtures[2], FLAT, FLAT)
-    done = text("%(tables)s tables, %(results)s results", tables=3, results=3)
+    done = results(3)
     assert all(done in event_page(viewer) for viewer in (None, users[0], charlie))
 
 

@@ -92,14 +92,14 @@ def test_two_people_meet_at_one_open_table_through_the_invitation_link(
         assert "token" not in b.url
         b.wait_for_function("() => window.medianaTable && window.medianaTable.state()")
         assert b.evaluate("() => window.medianaTable.state().status") == "playing"
-        assert b.locator("#whoami").inner_text() == "you play seat 1"
+        assert b.locator("#whoami").inner_text() == "you play seat 2"
         shot(b, screenshots, "lobby-table-playing-phone")
 
         # A's waiting page notices the start and becomes the table.
         a.wait_for_selector("#table-app", timeout=20_000)
         a.wait_for_function("() => window.medianaTable && window.medianaTable.state()")
         assert a.evaluate("() => window.medianaTable.state().status") == "playing"
-        assert a.locator("#whoami").inner_text() == "you play seat 0"
+        assert a.locator("#whoami").inner_text() == "you play seat 1"
         assert a.locator("#hand .card-btn").count() > 0
         shot(a, screenshots, "lobby-table-playing-desktop")
 
@@ -132,7 +132,7 @@ def test_two_people_meet_at_one_open_table_through_the_invitation_link(
         a.click("table.my-games >> text=Table")
         a.click("#rematch-form button")
         a.wait_for_selector("#table-app")
-        assert a.locator("#whoami").inner_text() == "you play seat 0"
+        assert a.locator("#whoami").inner_text() == "you play seat 1"
         b.goto(f"{server.url}/games/")
         b.wait_for_selector("table.my-games")
         shot(b, screenshots, "lobby-my-games-phone")

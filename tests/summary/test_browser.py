@@ -173,6 +173,32 @@ def totals_shown(page) -> list[tuple[int, int]]:
     ]
 
 
+def check_steps(page, want: list[tuple[int, int]]) -> int:
+    """Each seat's lists as rendered, read as arithmetic: "+ 64" adds, "x 4 -> 304" and
+    "/ 10 -> 30" are steps whose figure follows from the one before; every list ends at the
+    seat's figure. The number of multiply/divide steps read."""
+    ops = 0
+    for i, figures in enumerate(want):
+        seat = page.locator(f'#deal-summary .ds-seat[data-seat="{i}"]')
+        for j, key in enumerate(("score", "payout")):
+            texts = seat.locator("ol.ds-parts").nth(j).locator(".ds-part-value").all_inner_texts()
+            running = 0
+            for text in texts:
+                text = text.replace("\u2212", "-").replace(" ", "")
+                if text[0] in "\u00d7\u00f7":
+                    by, after = (int(x) for x in text[1:].split("\u2192"))
+                    exact = running * by if text[0] == "\u00d7" else abs(running) // by
+                    if text[0] == "\u00f7" and running < 0:
+                        exact = -exact
+                    assert after == exact, (key, texts)
+                    running, ops = after, ops + 1
+                else:
+                    assert "\u2192" not in text, texts
+                    running += int(text)
+            assert running == figures[j], (i, key, texts)
+    return ops
+
+
 def expected(record: dict, k: int) -> list[tuple[int, int]]:
     deal = score_record(record)["deals"][k]
     return list(zip(deal["scores"], deal["payouts"], strict=True))
@@ -213,6 +239,9 @@ def test_the_summary_of_a_deal_is_its_record_and_closes_reopens(
     page.wait_for_selector("#deal-summary", state="visible")
     assert page.evaluate(OPEN) == {"deal": k, "timed": False}
     assert totals_shown(page) == want
+    ops = check_steps(page, want)
+    if case in ("jungfrau", "solo"):  # a push, a Jungfrau and the divisor; whole points ÷ 3
+        assert ops
     text = page.locator("#deal-summary").inner_text()
     for word in words:
         assert word in text, (word, text)
@@ -288,4 +317,55 @@ def test_the_replay_shows_the_summary_at_each_deals_last_step(server, desktop, s
     page.screenshot(path=str(shots / "replay_desktop.png"), full_page=True)
     page.keyboard.press("ArrowLeft")  # one step before the end: the deal is not over
     page.wait_for_function("() => document.getElementById('replay-summary').hidden")
+    assert errors == []
+
+
+def card_points_shown(page) -> list[str]:
+    row = page.locator("#deal-scores tr", has=page.locator("th", has_text="card points"))
+    return row.first.locator("td").all_inner_texts()
+
+
+def test_this_deal_counts_the_skat_where_the_summary_does(server, desktop, shots):  # noqa: F811
+    """A finished Schieberamsch deal: the "This deal" panel's card points are the summary's, the
+    skat included where it went ("57 (incl. skat 10)"), at the table and at the replay's end."""
+    made = server.create_table("schieberamsch", "Bot Ada,Bot Bianca,Bot Bruno", 3, deals=1, seed=5)
+    deadline = time.monotonic() + 60
+    while not score_record(server.export_record(made["table"]))["complete"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    page = desktop
+    errors = watch_errors(page)
+    url = f"{server.url}/tables/{made['table']}/"
+    summary = page.request.get(f"{url}summary.json?deal=0").json()
+    table = {r["code"]: r["values"] for r in summary["table"]}
+    assert max(table["skat"]) > 0, "pick a seed whose skat holds card points"
+    for where in (url, f"{url}replay/"):
+        page.goto(where)
+        if where.endswith("replay/"):
+            page.wait_for_selector("#replay-position")
+            page.keyboard.press("End")
+        page.wait_for_function(
+            "() => document.querySelector('#deal-scores td.outcome, #deal-scores .outcome')"
+        )
+        cells = card_points_shown(page)
+        assert [int(c.split()[0]) for c in cells] == table["card_points"], (where, cells)
+        for cell, skat in zip(cells, table["skat"], strict=True):
+            assert (f"(incl. skat {skat})" in cell) == (skat > 0), cell
+    page.locator("#deal-scores").screenshot(path=str(shots / "this_deal_with_skat.png"))
+    assert errors == []
+
+
+def test_after_the_matchs_last_deal_no_clock_time_is_promised(server, desktop):  # noqa: F811
+    """The summary of a match's last deal counts down its own closing only: there is no next
+    deal whose first turn would get more time."""
+    made = server.create_table("schieberamsch", "Ana,Bot Bianca,Bot Bruno", 2, deals=1, seed=2)
+    page = desktop
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/tables/{made['table']}/?token={made['seats'][0]['token']}")
+    page.wait_for_function("() => window.medianaTable && window.medianaTable.connected()")
+    state = play_until(page, [{"act": "push"}, {"act": "pass"}], 1)
+    page.wait_for_function("() => window.medianaTable.state().status === 'finished'")
+    page.wait_for_function(f"() => {{ const o = {OPEN[6:]}; return o && o.deal === 0; }}")
+    countdown = page.locator("#ds-countdown").inner_text()
+    assert countdown.startswith("Closes in") and "clock" not in countdown, (countdown, state)
     assert errors == []

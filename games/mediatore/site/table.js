@@ -137,14 +137,17 @@
   // formula]; `w` is the summary, the seat and the words summary.js shares.
   const ROLE = { declarer: gettext("the declarer"), partner: gettext("the partner"), giver: gettext("the giver"), defender: gettext("a defender") };
   const role = (r) => ROLE[r] || r;
+  // "1 point", "5 points"; "1 third", "26 thirds": a number with its noun, in the page's plural.
+  const pointsWord = (n) => fmt(ngettext("%(n)s point", "%(n)s points", n), { n });
+  const thirdsWord = (n) => fmt(ngettext("%(n)s third", "%(n)s thirds", n), { n });
   const contract = (c) => CONTRACT[c] || M.cap(String(c || ""));
   const SUMMARY = {
     kinds: { thrown_in: gettext("thrown in: everybody passed"), ...CONTRACT },
     parts: {
       thrown_in: () => [gettext("Everybody passed: the deal is thrown in"), gettext("thrown in")],
-      cards: (p, w) => [fmt(gettext("Cards taken by %(name)s: %(thirds)s thirds"), { name: w.name(p.seat), thirds: p.thirds }), fmt(gettext("by %(name)s"), { name: w.name(p.seat) })],
-      monte_last_trick: (p, w) => [fmt(gettext("The monte (%(cards)s) and the last trick, to %(name)s: %(value)s thirds"), { cards: w.cards(p.cards), name: w.name(p.seat), value: p.value }), gettext("monte + last trick")],
-      whole_points: (p) => [fmt(gettext("%(thirds)s thirds = %(points)s points, the fraction dropped"), { thirds: p.thirds, points: p.points }), ""],
+      cards: (p, w) => [fmt(gettext("Cards taken by %(name)s: %(thirds)s"), { name: w.name(p.seat), thirds: thirdsWord(p.thirds) }), fmt(gettext("by %(name)s"), { name: w.name(p.seat) })],
+      monte_last_trick: (p, w) => [fmt(gettext("The monte (%(cards)s) and the last trick, to %(name)s: %(value)s"), { cards: w.cards(p.cards), name: w.name(p.seat), value: thirdsWord(p.value) }), gettext("monte + last trick")],
+      whole_points: (p) => [fmt(gettext("%(thirds)s = %(points)s, the fraction dropped"), { thirds: thirdsWord(p.thirds), points: pointsWord(p.points) }), ""],
       stake: (p) => [fmt(p.won ? gettext("%(contract)s won, as %(role)s") : gettext("%(contract)s lost, as %(role)s"), { contract: contract(p.contract), role: role(p.role) }), role(p.role)],
       slam: (p) => [p.rule === "double" ? gettext("Slam (every trick to one side): every payment doubled") : gettext("Slam (every trick to one side): 2 more on every payment"), gettext("slam")],
     },
@@ -155,10 +158,10 @@
           ? fmt(gettext("Called %(card)s: %(name)s held it"), { card: cardText(n.card), name: w.name(n.holder) })
           : fmt(gettext("Called %(card)s: it lay in the monte, so the declarer played alone"), { card: cardText(n.card) }),
       outcome(n, w) {
-        const args = { side: w.names(n.side), points: n.points, thirds: n.thirds };
+        const args = { side: w.names(n.side), took: pointsWord(n.points), thirds: thirdsWord(n.thirds) };
         const text = n.won
-          ? (n.slam ? gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): won, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): won — 6 points make the contract"))
-          : (n.slam ? gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): lost, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(points)s points (%(thirds)s thirds): lost — 6 points make the contract"));
+          ? (n.slam ? gettext("The declarer's side (%(side)s) took %(took)s (%(thirds)s): won, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(took)s (%(thirds)s): won — 6 points make the contract"))
+          : (n.slam ? gettext("The declarer's side (%(side)s) took %(took)s (%(thirds)s): lost, a slam — 6 points make the contract") : gettext("The declarer's side (%(side)s) took %(took)s (%(thirds)s): lost — 6 points make the contract"));
         return fmt(text, args);
       },
     },
@@ -181,6 +184,19 @@
     give_missing: (p) => fmt(gettext("Give one card back to %(name)s."), { name: who(p.to) }),
     give_also_discarded: (p) => fmt(gettext("The %(card)s is discarded already: give back a different card."), { card: M.cardParam(p) }),
   };
+
+  // The thirds each seat counts: its tricks' during the deal; once the deal is over, the monte
+  // and the last trick too where they went — the figures of the deal's own summary (its table).
+  function thirdsCounted(view) {
+    const taken = view.thirds_taken || [];
+    const summary = view.last_deal && view.last_deal.summary;
+    if (view.phase !== "over" || !summary || summary.deal !== view.deal) return taken;
+    const row = (summary.table || []).find((r) => r.code === "monte_last_trick");
+    return taken.map((t, s) => {
+      const extra = row ? row.values[s] : 0;
+      return extra ? fmt(gettext("%(thirds)s (incl. monte and last trick %(extra)s)"), { thirds: t + extra, extra }) : t;
+    });
+  }
 
   M.registerGame("mediatore", {
     acts: {
@@ -271,7 +287,7 @@
       return undefined;
     },
 
-    dealRows: (state, view) => [seatRow(gettext("tricks"), view.tricks_won || []), seatRow(gettext("thirds"), view.thirds_taken || [])],
+    dealRows: (state, view) => [seatRow(gettext("tricks"), view.tricks_won || []), seatRow(gettext("thirds"), thirdsCounted(view))],
 
     log(state, view) {
       const lines = [];

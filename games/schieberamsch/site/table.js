@@ -85,13 +85,25 @@
       grand_hand: (n, w) => fmt(gettext("Grand Hand by %(name)s: alone against the other two, the skat counting for the declarer"), { name: w.name(n.declarer) }),
       declarer_points(n, w) {
         const grand = w.summary.notes.find((x) => x.code === "grand_hand");
-        return fmt(gettext("%(name)s took %(points)s card points in %(tricks)s tricks (the skat %(cards)s included): 61 or more win"), { name: grand ? w.name(grand.declarer) : gettext("The declarer"), points: n.points, tricks: n.tricks, cards: w.cards(n.skat) });
+        const text = ngettext("%(name)s took %(points)s card points in %(tricks)s trick (the skat %(cards)s included): 61 or more win", "%(name)s took %(points)s card points in %(tricks)s tricks (the skat %(cards)s included): 61 or more win", n.tricks);
+        return fmt(text, { name: grand ? w.name(grand.declarer) : gettext("The declarer"), points: n.points, tricks: n.tricks, cards: w.cards(n.skat) });
       },
       skat_to: (n, w) => fmt(gettext("The skat (%(cards)s, %(points)s card points) goes to %(names)s"), { cards: w.cards(n.cards), points: n.points, names: w.names(n.seats) }),
       pushed: (n) => (n.pushes ? fmt(gettext("The skat was pushed %(times)s: every penalty × %(multiplier)s"), { times: times(n.pushes), multiplier: n.multiplier }) : gettext("The skat was never pushed")),
     },
     rows: { tricks: gettext("tricks"), trick_points: gettext("card points in tricks"), skat: gettext("skat"), card_points: gettext("card points") },
   };
+  // The card points each seat counts: its tricks' during the deal; once it is over, the skat's
+  // too where it went (the view's `outcome.points`), as the deal's summary counts them.
+  const skatOf = (view, s) => (view.outcome && view.outcome.points && view.trick_points ? view.outcome.points[s] - view.trick_points[s] : 0);
+  function cardPoints(view) {
+    const taken = view.trick_points || [];
+    return taken.map((p, s) => {
+      const skat = skatOf(view, s);
+      return skat ? fmt(gettext("%(points)s (incl. skat %(skat)s)"), { points: p + skat, skat }) : p;
+    });
+  }
+
   // Why a card is refused, beyond the core's common reasons (table.js words those).
   const REASONS = {
     must_follow_suit: (p) => fmt(gettext("You must follow suit: %(suit)s."), { suit: M.suitName(p.suit) }),
@@ -116,7 +128,7 @@
       if (view.forehand === s) roles.push(gettext("forehand"));
       return roles;
     },
-    seatFacts: (s, view) => (view.trick_points ? [fmt(gettext("%(points)s pts"), { points: view.trick_points[s] })] : []),
+    seatFacts: (s, view) => (view.trick_points ? [fmt(gettext("%(points)s pts"), { points: view.trick_points[s] + skatOf(view, s) })] : []),
 
     info(state, view) {
       const parts = [
@@ -157,7 +169,7 @@
     dealRows(state, view) {
       const rows = [];
       rows.push(seatRow(gettext("tricks"), view.tricks_won || []));
-      rows.push(seatRow(gettext("card points"), view.trick_points || []));
+      rows.push(seatRow(gettext("card points"), cardPoints(view)));
       if (view.outcome) rows.push(outcomeRow(view));
       return rows;
     },
