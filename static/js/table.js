@@ -131,6 +131,8 @@
   //   seatRoles(s, view)       the role tags of a seat (default: dealer)
   //   seatFacts(s, view)       facts after cards and tricks (target, points…)
   //   seatStatus(s, state, view)  a node, or undefined for "your turn" / "to act"
+  //   seatBadge(s, state, view)  what the seat just said in this phase (a bid, a pass, a push,
+  //                            a call…) as a short text or node, shown on the seat; null: none
   //   info(state, view)        the board line's parts after the phase (trump, contract…)
   //   currentTrick(state, view)   a flat array of nodes for the current trick, or undefined
   //   lastTrick(state, view)   replaces the default last trick: {cards, leader, winner, note}
@@ -567,13 +569,18 @@
 
   function renderSeats(state, view) {
     const toAct = new Set(state.to_act || []);
+    const resigned = resignedSeats(state);
+    const winners = matchWinners(state);
     const boxes = [];
     for (let s = 0; s < N_SEATS; s++) {
       const p = cfg.players[s];
       const name = (state.players && state.players[s]) || p.name;
       const tags = [];
+      const gaveUp = resigned.has(s);
       if (s === state.seat) tags.push(h("span", { class: "tag you" }, gettext("you")));
-      if (p.bot) tags.push(h("span", { class: "tag" }, gettext("bot")));
+      // A resigned seat is played out by a bot from then on: it says both.
+      if (p.bot || gaveUp) tags.push(h("span", { class: "tag bot" }, gettext("bot")));
+      if (gaveUp) tags.push(h("span", { class: "tag resigned", title: gettext("This player resigned; a bot plays the seat out.") }, gettext("resigned")));
       const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];
@@ -584,7 +591,8 @@
       if (status === undefined) {
         status = toAct.has(s) ? h("span", { class: "thinking" }, s === state.seat ? gettext("your turn") : gettext("to act")) : null;
       }
-      const winner = state.status === "finished" && (view.winners || []).includes(s);
+      const winner = state.status === "finished" && winners.includes(s);
+      const badge = game.seatBadge && state.status === "playing" ? game.seatBadge(s, state, view) : null;
       boxes.push(
         h(
           "div",
@@ -593,6 +601,7 @@
             dataset: { seat: String(s), pos: seatPos(s) },
           },
           h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, name), ...tags),
+          badge ? h("div", { class: "seat-badge", dataset: { badgeSeat: String(s) } }, badge) : null,
           h("div", { class: "seat-facts muted" }, joined(facts)),
           h("div", { class: "seat-status" }, status, h("span", { class: "clock", dataset: { clockSeat: String(s) } })),
         ),
@@ -954,7 +963,7 @@
     if (game.log) lines.push(...game.log(state, view));
     for (const note of clockNotes.values()) if (note.deal === view.deal) lines.push(note.text);
     if (state.status === "finished" && state.result) {
-      lines.push(fmt(gettext("Match over: %(names)s won."), { names: names(state.result.winners) }));
+      lines.push(fmt(gettext("Match over: %(names)s won."), { names: names(matchWinners(state)) }));
     }
     return lines;
   }
@@ -968,6 +977,21 @@
   }
 
   // ------------------------------------------------------------------ the end
+  // Seats whose person resigned (the state's `resigned`, the result's, or the page's own list
+  // for an older table): a bot plays them out, and they never win.
+  function resignedSeats(state) {
+    const out = new Set([...(state.resigned || []), ...((state.result && state.result.resigned) || [])]);
+    cfg.players.forEach((p, s) => { if (p.resigned) out.add(s); });
+    return out;
+  }
+  // The match's winners: the result's (the server leaves forfeiting seats out), less any
+  // resigned seat an older result may still list.
+  function matchWinners(state) {
+    if (!state.result) return [];
+    const resigned = resignedSeats(state);
+    return (state.result.winners || []).filter((s) => !resigned.has(s));
+  }
+
   function renderFinal(state, view) {
     const node = $("final");
     if (state.status !== "finished" || !state.result) {
@@ -975,9 +999,12 @@
       return;
     }
     const result = state.result;
-    const winners = result.winners || [];
+    const winners = matchWinners(state);
     const recordUrl = cfg.recordUrl + (token ? `?token=${encodeURIComponent(token)}` : "");
-    const forfeited = result.forfeited || [];
+    const resigned = [...resignedSeats(state)].sort();
+    const timedOut = result.timed_out || [];
+    // Forfeited otherwise: an event's table stopped for an absent player (or an older result).
+    const otherwise = (result.forfeited || []).filter((s) => !resigned.includes(s) && !timedOut.includes(s));
     fill(
       node,
       h("h2", null, gettext("Match over")),
@@ -987,7 +1014,9 @@
         winners.length === N_SEATS ? gettext("All seats share the win.") : fmt(ngettext("Winner: %(names)s", "Winners: %(names)s", winners.length), { names: winners.map(who).join(", ") }),
         state.seat !== null && winners.includes(state.seat) ? ` — ${gettext("well played!")}` : "",
       ),
-      forfeited.length ? h("p", { class: "muted" }, fmt(gettext("Forfeited on time: %(names)s"), { names: names(forfeited) })) : null,
+      resigned.length ? h("p", { class: "muted", id: "resigned-note" }, fmt(gettext("Resigned: %(names)s (a bot played on)"), { names: names(resigned) })) : null,
+      timedOut.length ? h("p", { class: "muted", id: "timed-out-note" }, fmt(gettext("Forfeited on time: %(names)s"), { names: names(timedOut) })) : null,
+      otherwise.length ? h("p", { class: "muted", id: "forfeited-note" }, fmt(gettext("Forfeited: %(names)s"), { names: names(otherwise) })) : null,
       h(
         "div",
         { class: "scroll" },
