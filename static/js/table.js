@@ -211,6 +211,7 @@
   let lastSeq = -1;
   let pending = null; // {action, id, seq, decision, stale, resend}: a click not yet seen applied
   let selection = null; // a multi-card choice in progress: {key, picks: [[cards] per group]}
+  let lifted = null; // a card tapped once while moves are confirmed: {card, decision}
   let clockAt = 0; // performance.now() when `current.clock` was received
   let idCounter = 0;
   let flash = null; // {text, kind, until}
@@ -399,6 +400,7 @@
     pending = { action, id: newId(), seq: current.seq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
     endHold(); // a click during the hold: the table moves on
     selection = null;
+    lifted = null;
     if (game.onAct) game.onAct(action);
     if (!send({ type: "act", seq: current.seq, action, id: pending.id })) pending.resend = true;
     render();
@@ -557,7 +559,30 @@
     renderFinal(state, view);
     tick();
     for (const fn of renderHooks) fn(state, view);
+    markScrollers();
   }
+
+  // A score table wider than its panel (a phone, long names) is not cut without a word: a fade
+  // at its right edge while there is more, and a hint under it.
+  function markScrollers() {
+    for (const node of document.querySelectorAll("#table-app .scroll")) {
+      const update = () => {
+        const more = node.scrollWidth > node.clientWidth + 1 && node.scrollLeft + node.clientWidth < node.scrollWidth - 1;
+        node.classList.toggle("scroll-more", more);
+      };
+      if (!node.dataset.watched) {
+        node.dataset.watched = "1";
+        node.addEventListener("scroll", update, { passive: true });
+      }
+      update();
+      const wide = node.scrollWidth > node.clientWidth + 1;
+      const next = node.nextElementSibling;
+      const hinted = next && next.classList.contains("scroll-hint");
+      if (wide && !hinted) node.after(h("p", { class: "scroll-hint muted" }, gettext("Swipe sideways for more columns →")));
+      else if (!wide && hinted) next.remove();
+    }
+  }
+  window.addEventListener("resize", () => markScrollers());
 
   function renderMeta(state, view) {
     const deal = (view.deal || 0) + 1;
@@ -608,6 +633,16 @@
       );
     }
     fill($("seats"), boxes);
+  }
+
+  // A seat's badge (the game's `seatBadge`): what it said, `kind` for the look ("pass" muted,
+  // "bid" and the rest marked).
+  const said = (text, kind) => h("span", { class: `said said-${kind || "bid"}`, dataset: { said: kind || "bid" } }, text);
+  // Each seat's last entry of a list of {seat, act…} (the deal's bids, offers, pushes…).
+  function lastBySeat(list) {
+    const out = new Map();
+    for (const entry of list || []) out.set(entry.seat, entry);
+    return out;
   }
 
   // Text and nodes with " · " between them (empty parts left out).
@@ -716,8 +751,11 @@
     const own = game.turnText && game.turnText(state, view, groups);
     if (own) return own;
     if (groups.plays.size && groups.buttons.length) return gettext("Your turn: play a card or choose below.");
-    if (groups.plays.size) return gettext("Your turn: play a card.");
-    return gettext("Your turn: choose.");
+    if (groups.plays.size) return confirmMoves() ? gettext("Your turn: tap a card, then play it.") : gettext("Your turn: play a card.");
+    // What the buttons offer, by name (a game's turnText says it better where it knows).
+    const offered = [...new Set(groups.buttons.map((e) => actName(e.act)))];
+    if (offered.length) return fmt(gettext("Your turn: choose below (%(choices)s)."), { choices: offered.join(" / ") });
+    return gettext("Your turn: choose below.");
   }
 
   function renderPrompt(state, view) {
@@ -745,8 +783,80 @@
       );
     }
     if (mine && game.controls) parts.push(...game.controls(state, view, groups));
+    const up = mine ? liftedCard(state, groups) : null;
+    if (up) parts.push(renderLifted(up, groups, view));
     if (mine && groups.templates.length) parts.push(renderChoice(groups.templates, view));
     fill(node, parts);
+  }
+
+  // ------------------------------------------------------------------ move confirmation
+  // With it on, a tap on a card lifts it and offers "Play 7♥" (a second tap on the card plays it
+  // too); off, one click plays as before. The page's root says `data-confirm-moves` ("auto": on
+  // for a touch screen, the default; "on"; "off": the player's preferences), and the table's own
+  // toggle, kept in this browser, overrides it.
+  const CONFIRM_KEY = "mediana.confirmMoves";
+  let confirmOverride = null; // the toggle's choice when the browser keeps nothing (private mode)
+  function confirmChoiceStored() {
+    if (confirmOverride) return confirmOverride;
+    try {
+      const v = window.localStorage.getItem(CONFIRM_KEY);
+      return v === "on" || v === "off" ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  const touchScreen = () => Boolean(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+  function confirmMoves() {
+    const root = $("table-app");
+    const setting = confirmChoiceStored() || (root && root.dataset.confirmMoves) || "auto";
+    if (setting === "on") return true;
+    if (setting === "off") return false;
+    return touchScreen();
+  }
+  // The lifted card while it may still be played at the decision it was lifted for.
+  function liftedCard(state, groups) {
+    if (!lifted || pending || !groups.plays.has(lifted.card) || lifted.decision !== decisionOf(state)) return null;
+    return lifted.card;
+  }
+  function tapCard(card, pick) {
+    if (!confirmMoves() || (lifted && lifted.card === card && lifted.decision === decisionOf(current))) {
+      act(pick);
+      return;
+    }
+    lifted = { card, decision: decisionOf(current) };
+    render();
+  }
+  function renderLifted(card, groups, view) {
+    const pickPlay = game.pickPlay || ((options) => options.find((e) => !e.signal));
+    const pick = pickPlay(groups.plays.get(card), view);
+    const what = fmt(pgettext("confirm a move", "%(act)s %(card)s"), { act: cap(actName(pick ? pick.act : "play")), card: cardText(card) });
+    return h(
+      "div",
+      { class: "buttons move-confirm", id: "move-confirm" },
+      h("button", { type: "button", id: "confirm-move", class: "confirm", disabled: !pick, "aria-label": `${what} (${cardName(card)})`, onclick: () => act(pick) }, what),
+      h("button", { type: "button", id: "cancel-move", class: "secondary", onclick: () => { lifted = null; render(); } }, gettext("Cancel")),
+    );
+  }
+  function initConfirmToggle() {
+    const button = $("confirm-toggle");
+    if (!button) return;
+    const show = () => {
+      const on = confirmMoves();
+      button.setAttribute("aria-pressed", String(on));
+      button.classList.toggle("on", on);
+    };
+    button.addEventListener("click", () => {
+      confirmOverride = confirmMoves() ? "off" : "on";
+      try {
+        window.localStorage.setItem(CONFIRM_KEY, confirmOverride);
+      } catch (e) {
+        // private mode: for this page only
+      }
+      lifted = null;
+      show();
+      render();
+    });
+    show();
   }
 
   // A multi-card choice: pick the cards in the hand, then confirm. Each of the template's
@@ -878,9 +988,10 @@
       } else if (mine && groups.plays.has(card)) {
         const pick = pickPlay(groups.plays.get(card), view);
         playable = Boolean(pick);
-        onclick = () => act(pick);
+        onclick = () => tapCard(card, pick);
       }
       if (playable) cls += " legal";
+      if (playable && liftedCard(state, groups) === card) cls += " lifted";
       if (pending && pending.action.card === card) cls += " sending";
       const picked = group >= 0 ? choice.groups[group] : null;
       // A card the rules refuse now says why: on hover (title) and on tap (a line under the
@@ -1195,6 +1306,7 @@
     // The replay page (static/js/replay.js) draws the steps a server replay served: no socket.
     if (cfg.replay) return;
     initSound();
+    initConfirmToggle();
     setInterval(() => {
       tick();
       watchdog();
@@ -1242,6 +1354,8 @@
     sortCards,
     seatName,
     who,
+    said,
+    lastBySeat,
     trickSlots,
     trickLine,
     seatRow,
@@ -1263,6 +1377,8 @@
   window.medianaTable = {
     state: () => current,
     pending: () => pending,
+    lifted: () => (lifted ? lifted.card : null),
+    confirmMoves,
     connected: () => Boolean(ws && ws.readyState === WebSocket.OPEN),
     drop: () => ws && ws.close(),
     sound: () => ({ on: soundOn, played: soundsPlayed }),
