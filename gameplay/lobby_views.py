@@ -217,17 +217,21 @@ def rematch(request: HttpRequest, table_id: str) -> HttpResponse:
 
 def _result_of(table: Table, seat: int | None, resigned: bool = False) -> dict[str, Any] | None:
     """The viewer's payout and place from `Table.result` (score_record's shape): place 1 is
-    the highest total payout, ties share a place. A seat that forfeited (`resigned`: its
-    person gave it up) never won (`gameplay/services/outcome.py`), even in an older result."""
+    the highest total payout, ties share a place. A seat that forfeited comes last and never
+    won (`gameplay/services/outcome.py`), even in an older result; `resigned`: its person gave
+    it up (else it forfeited on the clock or by absence)."""
     result = table.result or {}
     payouts = (result.get("totals") or {}).get("payouts")
     if seat is None or not payouts or seat >= len(payouts):
         return None
     mine = payouts[seat]
-    forfeited = seat in (table.forfeited_seats or [])
+    out = set(table.forfeited_seats or [])
+    forfeited = seat in out
+    # A seat that forfeited finishes below every seat that did not (as the ratings rank it).
+    keys = [(s not in out, p) for s, p in enumerate(payouts)]
     return {
         "payout": mine,
-        "rank": 1 + sum(1 for p in payouts if p > mine),
+        "rank": 1 + sum(1 for k in keys if k > keys[seat]),
         "size": len(payouts),
         "won": not forfeited and seat in (result.get("winners") or []),
         "forfeited": forfeited and not resigned,

@@ -86,6 +86,7 @@ def test_a_table_played_out_after_a_resignation_names_the_resigner_and_never_as_
     html = client.get("/games/").content.decode()
     assert 'class="tag resigned"' in html
     assert 'class="winner"' not in html
+    assert "3 of 3" in html  # a forfeit finishes last, whatever the bot's payout
     # ana's row names ben's seat as resigned among her opponents.
     client.force_login(ana)
     html = client.get("/games/").content.decode()
