@@ -153,9 +153,7 @@ def sign_up(page, url: str, name: str) -> None:
     page.wait_for_selector("header a.who")
 
 
-def test_a_resigned_seat_reads_resigned_with_the_bot_badge_and_never_wins(
-    server, browser, shots
-):
+def test_a_resigned_seat_reads_resigned_with_the_bot_badge_and_never_wins(server, browser, shots):
     a = context(browser, DESKTOP).new_page()
     b = context(browser, PHONE, touch=True).new_page()
     errors = watch_errors(a)
