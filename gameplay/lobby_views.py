@@ -216,20 +216,27 @@ def rematch(request: HttpRequest, table_id: str) -> HttpResponse:
     return _after_joining(joined)
 
 
-def _result_of(table: Table, seat: int | None) -> dict[str, Any] | None:
+def _result_of(table: Table, seat: int | None, resigned: bool = False) -> dict[str, Any] | None:
     """The viewer's payout and place from `Table.result` (score_record's shape): place 1 is
-    the highest total payout, ties share a place."""
+    the highest total payout, ties share a place. A seat that forfeited comes last and never
+    won (`gameplay/services/outcome.py`), even in an older result; `resigned`: its person gave
+    it up (else it forfeited on the clock or by absence)."""
     result = table.result or {}
     payouts = (result.get("totals") or {}).get("payouts")
     if seat is None or not payouts or seat >= len(payouts):
         return None
     mine = payouts[seat]
+    out = set(table.forfeited_seats or [])
+    forfeited = seat in out
+    # A seat that forfeited finishes below every seat that did not (as the ratings rank it).
+    keys = [(s not in out, p) for s, p in enumerate(payouts)]
     return {
         "payout": mine,
-        "rank": 1 + sum(1 for p in payouts if p > mine),
+        "rank": 1 + sum(1 for k in keys if k > keys[seat]),
         "size": len(payouts),
-        "won": seat in (result.get("winners") or []),
-        "forfeited": seat in (table.forfeited_seats or []),
+        "won": not forfeited and seat in (result.get("winners") or []),
+        "forfeited": forfeited and not resigned,
+        "resigned": forfeited and resigned,
     }
 
 
@@ -250,6 +257,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         seats = list(table.seats.all())
         # A person who resigned keeps the seat's result (a bot played it out).
         mine = next((s.number for s in seats if user.pk in (s.user_id, s.resigned_user_id)), None)
+        resigned = any(s.resigned_user_id == user.pk for s in seats)
         finished, withheld = table.status == FINISHED, table.embargoed
         rows.append(
             {
@@ -258,7 +266,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "opponents": [s for s in seats if s.number != mine],
                 "my_seat": mine,
                 # An embargoed (duplicate) table's result and replay wait for its section.
-                "result": _result_of(table, mine) if finished and not withheld else None,
+                "result": _result_of(table, mine, resigned) if finished and not withheld else None,
                 "withheld": finished and withheld,
                 "url": _table_url(table.id),
                 "replay_url": f"/tables/{table.id}/replay/" if finished and not withheld else None,

@@ -35,7 +35,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     if obj.status in (Table.Status.WAITING, Table.Status.CANCELLED):
         # Not dealt (yet, or ever): its invitation and Leave instead of an empty table.
         return lobby_views.waiting_table(request, obj, viewer.seat if viewer else None)
-    seats = list(obj.seats.order_by("number").values("number", "name", "bot"))
+    seats = list(obj.seats.order_by("number").values("number", "name", "bot", "resigned_user_id"))
     spec = registry.get_game(obj.game)
     if viewer is None:
         return render(
@@ -49,7 +49,16 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "game": obj.game,
         "gameName": catalogue.display_name(obj.game),
         "seat": viewer.seat,
-        "players": [{"seat": s["number"], "name": s["name"], "bot": bool(s["bot"])} for s in seats],
+        # `resigned`: the person gave up the seat and a bot plays it out (the seat says so).
+        "players": [
+            {
+                "seat": s["number"],
+                "name": s["name"],
+                "bot": bool(s["bot"]),
+                "resigned": s["resigned_user_id"] is not None,
+            }
+            for s in seats
+        ],
         "nDeals": obj.n_deals,
         "secondsPerMove": obj.seconds_per_move,
         "socketPath": f"/ws/tables/{obj.id}/",

@@ -22,6 +22,7 @@ from gameplay.services.after_commit import after_commit
 from gameplay.services.bot_moves import bot_rng
 from gameplay.services.errors import TableError
 from gameplay.services.matches import get_table, load_match
+from gameplay.services.outcome import forfeit_result
 from gameplay.services.play import play_action
 from games import Match, bots
 
@@ -87,7 +88,8 @@ def forfeit(table_id: str, seat: int, seq: int, now: datetime) -> int:
         result = match.result()
         # With the seats that resigned before (lobby.leave), which forfeit the same way.
         forfeited = sorted({*(table.forfeited_seats or []), seat})
-        result["forfeited"] = forfeited
+        resigned = {s.number for s in seats_of(table_id, table.seats_rev) if s.resigned_user_id}
+        result = forfeit_result(result, forfeited, resigned, timed_out=seat)
         claimed = Table.objects.filter(
             pk=table_id, seq=seq, status=PLAYING, deadline__lte=now, seats_rev=table.seats_rev
         ).update(

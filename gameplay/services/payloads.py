@@ -74,6 +74,7 @@ class _Shared:
     clock: dict[str, float]
     result: dict[str, Any] | None
     players: list[str]
+    resigned: list[int]  # seats whose person resigned: a bot plays them out (docs/tables.md)
     last_action: dict[str, Any] | None  # everyone's form; `actor` gets `own_last` instead
     actor: int | None
     own_last: dict[str, Any] | None
@@ -87,6 +88,7 @@ class _Shared:
         to_act = [] if finished else match.to_act()
         now = now or timezone.now()
         starts_by = snap.clock_starts_by(to_act, now) if snap.deadline is not None else None
+        seats = seats_of(snap.id, snap.seats_rev)
         return cls(
             snap,
             to_act,
@@ -94,7 +96,8 @@ class _Shared:
                 to_act, snap.deadline, snap.seconds_per_move, match.SEATS, now, starts_by
             ),
             snap.result if finished else None,
-            [s.name for s in seats_of(snap.id, snap.seats_rev)],
+            [s.name for s in seats],
+            [s.number for s in seats if s.resigned_user_id is not None],
             *_last_actions(match, snap.last_kind),
             None if starts_by is None else round((starts_by - now).total_seconds(), 1),
             match.commitment(),
@@ -122,6 +125,7 @@ def _payload(
         "clock": shared.clock,
         "result": shared.result,
         "players": shared.players,
+        **({"resigned": shared.resigned} if shared.resigned else {}),
         "last_action": shared.own_last
         if seat is not None and seat == shared.actor
         else shared.last_action,
@@ -156,7 +160,14 @@ class _Pieces:
     def of(cls, shared: _Shared) -> _Pieces:
         snap = shared.snap
         middle = dumps({"game": snap.game, "status": snap.status, "to_act": shared.to_act})
-        after = dumps({"clock": shared.clock, "result": shared.result, "players": shared.players})
+        after = dumps(
+            {
+                "clock": shared.clock,
+                "result": shared.result,
+                "players": shared.players,
+                **({"resigned": shared.resigned} if shared.resigned else {}),
+            }
+        )
         starts_in = shared.starts_in
         commitment = shared.commitment
         return cls(

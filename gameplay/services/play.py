@@ -36,6 +36,7 @@ from gameplay.runtime.runner import bot_delay
 from gameplay.services.after_commit import after_commit
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.matches import get_table, load_match
+from gameplay.services.outcome import forfeit_result
 from gameplay.services.summaries import summary_seconds
 from games import IllegalAction, Match
 
@@ -204,7 +205,8 @@ def _apply(
     if match.finished:
         status, result, finished_at, deadline = FINISHED, match.result(), now, None
         if snap.forfeited_seats:  # resigned seats (lobby.leave) forfeit, as on the clock
-            result["forfeited"] = sorted(snap.forfeited_seats)
+            resigned = cache.resigned_seats(table_id, snap.seats_rev)
+            result = forfeit_result(result, snap.forfeited_seats, resigned)
         fields.update(
             status=status, result=result, record=match.export(), finished_at=now, deadline=None
         )

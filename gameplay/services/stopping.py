@@ -20,6 +20,7 @@ from gameplay.runtime.cache import Snapshot
 from gameplay.services.after_commit import after_commit
 from gameplay.services.errors import TableError
 from gameplay.services.matches import load_match
+from gameplay.services.outcome import forfeit_result
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,9 @@ def stop_table(table_id: str, seats: list[int]) -> dict[str, Any]:
         match = load_match(table)
         result = match.result()
         forfeited = sorted({*(table.forfeited_seats or []), *seats})
-        result["forfeited"] = forfeited
+        seat_rows = cache.seats_of(table_id, table.seats_rev)
+        resigned = {s.number for s in seat_rows if s.resigned_user_id}
+        result = forfeit_result(result, forfeited, resigned)
         record = match.export()
         now = timezone.now()
         Table.objects.filter(pk=table_id).update(

@@ -134,6 +134,8 @@
   //   seatRoles(s, view)       the role tags of a seat (default: dealer)
   //   seatFacts(s, view)       facts after cards and tricks (target, points…)
   //   seatStatus(s, state, view)  a node, or undefined for "your turn" / "to act"
+  //   seatBadge(s, state, view)  what the seat just said in this phase (a bid, a pass, a push,
+  //                            a call…) as a short text or node, shown on the seat; null: none
   //   info(state, view)        the board line's parts after the phase (trump, contract…)
   //   currentTrick(state, view)   a flat array of nodes for the current trick, or undefined
   //   lastTrick(state, view)   replaces the default last trick: {cards, leader, winner, note}
@@ -229,6 +231,7 @@
   let lastSeq = -1;
   let pending = null; // {action, id, seq, decision, stale, resend}: a click not yet seen applied
   let selection = null; // a multi-card choice in progress: {key, picks: [[cards] per group]}
+  let lifted = null; // a card tapped once while moves are confirmed: {card, decision}
   let clockAt = 0; // performance.now() when `current.clock` was received
   let idCounter = 0;
   let flash = null; // {text, kind, until}
@@ -417,6 +420,7 @@
     pending = { action, id: newId(), seq: current.seq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
     endHold(); // a click during the hold: the table moves on
     selection = null;
+    lifted = null;
     if (game.onAct) game.onAct(action);
     if (!send({ type: "act", seq: current.seq, action, id: pending.id })) pending.resend = true;
     render();
@@ -575,7 +579,30 @@
     renderFinal(state, view);
     tick();
     for (const fn of renderHooks) fn(state, view);
+    markScrollers();
   }
+
+  // A score table wider than its panel (a phone, long names) is not cut without a word: a fade
+  // at its right edge while there is more, and a hint under it.
+  function markScrollers() {
+    for (const node of document.querySelectorAll("#table-app .scroll")) {
+      const update = () => {
+        const more = node.scrollWidth > node.clientWidth + 1 && node.scrollLeft + node.clientWidth < node.scrollWidth - 1;
+        node.classList.toggle("scroll-more", more);
+      };
+      if (!node.dataset.watched) {
+        node.dataset.watched = "1";
+        node.addEventListener("scroll", update, { passive: true });
+      }
+      update();
+      const wide = node.scrollWidth > node.clientWidth + 1;
+      const next = node.nextElementSibling;
+      const hinted = next && next.classList.contains("scroll-hint");
+      if (wide && !hinted) node.after(h("p", { class: "scroll-hint muted" }, gettext("Swipe sideways for more columns →")));
+      else if (!wide && hinted) next.remove();
+    }
+  }
+  window.addEventListener("resize", () => markScrollers());
 
   function renderMeta(state, view) {
     const deal = (view.deal || 0) + 1;
@@ -587,13 +614,18 @@
 
   function renderSeats(state, view) {
     const toAct = new Set(state.to_act || []);
+    const resigned = resignedSeats(state);
+    const winners = matchWinners(state);
     const boxes = [];
     for (let s = 0; s < N_SEATS; s++) {
       const p = cfg.players[s];
       const name = (state.players && state.players[s]) || p.name;
       const tags = [];
+      const gaveUp = resigned.has(s);
       if (s === state.seat) tags.push(h("span", { class: "tag you" }, gettext("you")));
-      if (p.bot) tags.push(h("span", { class: "tag" }, gettext("bot")));
+      // A resigned seat is played out by a bot from then on: it says both.
+      if (p.bot || gaveUp) tags.push(h("span", { class: "tag bot" }, gettext("bot")));
+      if (gaveUp) tags.push(h("span", { class: "tag resigned", title: gettext("This player resigned; a bot plays the seat out.") }, gettext("resigned")));
       const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];
@@ -604,7 +636,8 @@
       if (status === undefined) {
         status = toAct.has(s) ? h("span", { class: "thinking" }, s === state.seat ? gettext("your turn") : gettext("to act")) : null;
       }
-      const winner = state.status === "finished" && (view.winners || []).includes(s);
+      const winner = state.status === "finished" && winners.includes(s);
+      const badge = game.seatBadge && state.status === "playing" ? game.seatBadge(s, state, view) : null;
       boxes.push(
         h(
           "div",
@@ -613,12 +646,23 @@
             dataset: { seat: String(s), pos: seatPos(s) },
           },
           h("div", { class: "seat-top" }, h("span", { class: "seat-name" }, name), ...tags),
+          badge ? h("div", { class: "seat-badge", dataset: { badgeSeat: String(s) } }, badge) : null,
           h("div", { class: "seat-facts muted" }, joined(facts)),
           h("div", { class: "seat-status" }, status, h("span", { class: "clock", dataset: { clockSeat: String(s) } })),
         ),
       );
     }
     fill($("seats"), boxes);
+  }
+
+  // A seat's badge (the game's `seatBadge`): what it said, `kind` for the look ("pass" muted,
+  // "bid" and the rest marked).
+  const said = (text, kind) => h("span", { class: `said said-${kind || "bid"}`, dataset: { said: kind || "bid" } }, text);
+  // Each seat's last entry of a list of {seat, act…} (the deal's bids, offers, pushes…).
+  function lastBySeat(list) {
+    const out = new Map();
+    for (const entry of list || []) out.set(entry.seat, entry);
+    return out;
   }
 
   // Text and nodes with " · " between them (empty parts left out).
@@ -727,8 +771,11 @@
     const own = game.turnText && game.turnText(state, view, groups);
     if (own) return own;
     if (groups.plays.size && groups.buttons.length) return gettext("Your turn: play a card or choose below.");
-    if (groups.plays.size) return gettext("Your turn: play a card.");
-    return gettext("Your turn: choose.");
+    if (groups.plays.size) return confirmMoves() ? gettext("Your turn: tap a card, then play it.") : gettext("Your turn: play a card.");
+    // What the buttons offer, by name (a game's turnText says it better where it knows).
+    const offered = [...new Set(groups.buttons.map((e) => actName(e.act)))];
+    if (offered.length) return fmt(gettext("Your turn: choose below (%(choices)s)."), { choices: offered.join(" / ") });
+    return gettext("Your turn: choose below.");
   }
 
   function renderPrompt(state, view) {
@@ -756,8 +803,80 @@
       );
     }
     if (mine && game.controls) parts.push(...game.controls(state, view, groups));
+    const up = mine ? liftedCard(state, groups) : null;
+    if (up) parts.push(renderLifted(up, groups, view));
     if (mine && groups.templates.length) parts.push(renderChoice(groups.templates, view));
     fill(node, parts);
+  }
+
+  // ------------------------------------------------------------------ move confirmation
+  // With it on, a tap on a card lifts it and offers "Play 7♥" (a second tap on the card plays it
+  // too); off, one click plays as before. The page's root says `data-confirm-moves` ("auto": on
+  // for a touch screen, the default; "on"; "off": the player's preferences), and the table's own
+  // toggle, kept in this browser, overrides it.
+  const CONFIRM_KEY = "mediana.confirmMoves";
+  let confirmOverride = null; // the toggle's choice when the browser keeps nothing (private mode)
+  function confirmChoiceStored() {
+    if (confirmOverride) return confirmOverride;
+    try {
+      const v = window.localStorage.getItem(CONFIRM_KEY);
+      return v === "on" || v === "off" ? v : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  const touchScreen = () => Boolean(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+  function confirmMoves() {
+    const root = $("table-app");
+    const setting = confirmChoiceStored() || (root && root.dataset.confirmMoves) || "auto";
+    if (setting === "on") return true;
+    if (setting === "off") return false;
+    return touchScreen();
+  }
+  // The lifted card while it may still be played at the decision it was lifted for.
+  function liftedCard(state, groups) {
+    if (!lifted || pending || !groups.plays.has(lifted.card) || lifted.decision !== decisionOf(state)) return null;
+    return lifted.card;
+  }
+  function tapCard(card, pick) {
+    if (!confirmMoves() || (lifted && lifted.card === card && lifted.decision === decisionOf(current))) {
+      act(pick);
+      return;
+    }
+    lifted = { card, decision: decisionOf(current) };
+    render();
+  }
+  function renderLifted(card, groups, view) {
+    const pickPlay = game.pickPlay || ((options) => options.find((e) => !e.signal));
+    const pick = pickPlay(groups.plays.get(card), view);
+    const what = fmt(pgettext("confirm a move", "%(act)s %(card)s"), { act: cap(actName(pick ? pick.act : "play")), card: cardText(card) });
+    return h(
+      "div",
+      { class: "buttons move-confirm", id: "move-confirm" },
+      h("button", { type: "button", id: "confirm-move", class: "confirm", disabled: !pick, "aria-label": `${what} (${cardName(card)})`, onclick: () => act(pick) }, what),
+      h("button", { type: "button", id: "cancel-move", class: "secondary", onclick: () => { lifted = null; render(); } }, gettext("Cancel")),
+    );
+  }
+  function initConfirmToggle() {
+    const button = $("confirm-toggle");
+    if (!button) return;
+    const show = () => {
+      const on = confirmMoves();
+      button.setAttribute("aria-pressed", String(on));
+      button.classList.toggle("on", on);
+    };
+    button.addEventListener("click", () => {
+      confirmOverride = confirmMoves() ? "off" : "on";
+      try {
+        window.localStorage.setItem(CONFIRM_KEY, confirmOverride);
+      } catch (e) {
+        // private mode: for this page only
+      }
+      lifted = null;
+      show();
+      render();
+    });
+    show();
   }
 
   // A multi-card choice: pick the cards in the hand, then confirm. Each of the template's
@@ -889,9 +1008,10 @@
       } else if (mine && groups.plays.has(card)) {
         const pick = pickPlay(groups.plays.get(card), view);
         playable = Boolean(pick);
-        onclick = () => act(pick);
+        onclick = () => tapCard(card, pick);
       }
       if (playable) cls += " legal";
+      if (playable && liftedCard(state, groups) === card) cls += " lifted";
       if (pending && pending.action.card === card) cls += " sending";
       const picked = group >= 0 ? choice.groups[group] : null;
       // A card the rules refuse now says why: on hover (title) and on tap (a line under the
@@ -974,7 +1094,7 @@
     if (game.log) lines.push(...game.log(state, view));
     for (const note of clockNotes.values()) if (note.deal === view.deal) lines.push(note.text);
     if (state.status === "finished" && state.result) {
-      lines.push(fmt(gettext("Match over: %(names)s won."), { names: names(state.result.winners) }));
+      lines.push(fmt(gettext("Match over: %(names)s won."), { names: names(matchWinners(state)) }));
     }
     return lines;
   }
@@ -988,6 +1108,21 @@
   }
 
   // ------------------------------------------------------------------ the end
+  // Seats whose person resigned (the state's `resigned`, the result's, or the page's own list
+  // for an older table): a bot plays them out, and they never win.
+  function resignedSeats(state) {
+    const out = new Set([...(state.resigned || []), ...((state.result && state.result.resigned) || [])]);
+    cfg.players.forEach((p, s) => { if (p.resigned) out.add(s); });
+    return out;
+  }
+  // The match's winners: the result's (the server leaves forfeiting seats out), less any
+  // resigned seat an older result may still list.
+  function matchWinners(state) {
+    if (!state.result) return [];
+    const resigned = resignedSeats(state);
+    return (state.result.winners || []).filter((s) => !resigned.has(s));
+  }
+
   function renderFinal(state, view) {
     const node = $("final");
     if (state.status !== "finished" || !state.result) {
@@ -995,9 +1130,12 @@
       return;
     }
     const result = state.result;
-    const winners = result.winners || [];
+    const winners = matchWinners(state);
     const recordUrl = cfg.recordUrl + (token ? `?token=${encodeURIComponent(token)}` : "");
-    const forfeited = result.forfeited || [];
+    const resigned = [...resignedSeats(state)].sort();
+    const timedOut = result.timed_out || [];
+    // Forfeited otherwise: an event's table stopped for an absent player (or an older result).
+    const otherwise = (result.forfeited || []).filter((s) => !resigned.includes(s) && !timedOut.includes(s));
     fill(
       node,
       h("h2", null, gettext("Match over")),
@@ -1007,7 +1145,9 @@
         winners.length === N_SEATS ? gettext("All seats share the win.") : fmt(ngettext("Winner: %(names)s", "Winners: %(names)s", winners.length), { names: winners.map(who).join(", ") }),
         state.seat !== null && winners.includes(state.seat) ? ` — ${gettext("well played!")}` : "",
       ),
-      forfeited.length ? h("p", { class: "muted" }, fmt(gettext("Forfeited on time: %(names)s"), { names: names(forfeited) })) : null,
+      resigned.length ? h("p", { class: "muted", id: "resigned-note" }, fmt(gettext("Resigned: %(names)s (a bot played on)"), { names: names(resigned) })) : null,
+      timedOut.length ? h("p", { class: "muted", id: "timed-out-note" }, fmt(gettext("Forfeited on time: %(names)s"), { names: names(timedOut) })) : null,
+      otherwise.length ? h("p", { class: "muted", id: "forfeited-note" }, fmt(gettext("Forfeited: %(names)s"), { names: names(otherwise) })) : null,
       h(
         "div",
         { class: "scroll" },
@@ -1186,6 +1326,7 @@
     // The replay page (static/js/replay.js) draws the steps a server replay served: no socket.
     if (cfg.replay) return;
     initSound();
+    initConfirmToggle();
     setInterval(() => {
       tick();
       watchdog();
@@ -1237,6 +1378,8 @@
     sortCards,
     seatName,
     who,
+    said,
+    lastBySeat,
     trickSlots,
     trickLine,
     seatRow,
@@ -1258,6 +1401,8 @@
   window.medianaTable = {
     state: () => current,
     pending: () => pending,
+    lifted: () => (lifted ? lifted.card : null),
+    confirmMoves,
     connected: () => Boolean(ws && ws.readyState === WebSocket.OPEN),
     drop: () => ws && ws.close(),
     sound: () => ({ on: soundOn, played: soundsPlayed }),

@@ -77,9 +77,21 @@ def enabled_hand_cards(page) -> set[str]:
     )
 
 
+# True once the click sent at `seq` was answered, or once it only lifted a card (a touch screen
+# confirms each card: docs/browser.md, "Move confirmation").
+MOVED_OR_LIFTED = """(seq) => {
+  const t = window.medianaTable;
+  return Boolean(t.lifted && t.lifted()) || (!t.pending() && t.state().seq > seq);
+}"""
+
+
 def click_and_wait(page, locator) -> None:
+    """Click, and on a page that confirms moves (a phone) confirm the lifted card too."""
     seq = state(page)["seq"]
     locator.click()
+    page.wait_for_function(MOVED_OR_LIFTED, arg=seq)
+    if page.evaluate("() => window.medianaTable.lifted()"):
+        page.locator("#confirm-move").click()
     page.wait_for_function(MOVED, arg=seq)
 
 

@@ -127,7 +127,7 @@ def test_two_people_meet_at_one_open_table_through_the_invitation_link(
         a.wait_for_selector("table.my-games")
         assert a.locator("table.my-games tbody tr").count() == 2
         assert a.locator("table.my-games >> text=Replay").count() == 1
-        assert a.locator("table.my-games >> text=forfeited").count() == 1
+        assert a.locator("table.my-games >> text=resigned").count() == 1
         shot(a, screenshots, "lobby-my-games-desktop")
         a.click("table.my-games >> text=Table")
         a.click("#rematch-form button")

@@ -95,8 +95,19 @@
     );
   }
 
+  // Why a signal's chip is greyed: no card you may lead now can carry it truthfully (the rules
+  // refuse a false volo or striscio).
+  const SIGNAL_WHY = {
+    volo: () => gettext("Volo says it is your last card of the suit: you hold two or more of every suit."),
+    striscio: () => gettext("Striscio says you keep a card ranked re or lower in the suit: no suit you hold has one beside the card led."),
+  };
+  const signalWhy = (sig) => {
+    const base = sig.includes("volo") ? "volo" : sig.includes("striscio") ? "striscio" : "";
+    return SIGNAL_WHY[base] ? SIGNAL_WHY[base]() : gettext("No card you may lead now can carry this signal.");
+  };
+
   // A lead may carry a signal: the chips offer those legal for some card; the hand then enables
-  // the cards that may carry the chosen one.
+  // the cards that may carry the chosen one. A greyed one says why.
   function signalChips(plays) {
     const signals = new Set();
     for (const entries of plays.values()) for (const e of entries) if (e.signal) signals.add(e.signal);
@@ -125,11 +136,19 @@
       ).map((chip) => {
         const key = `signal.${chip.dataset.signal}`;
         const tip = M.hintTip(key, "chip");
+        if (chip.disabled) chip.title = signalWhy(chip.dataset.signal);
         if (!tip) return chip;
-        chip.title = M.hint(key);
+        if (!chip.disabled) chip.title = M.hint(key);
         return h("span", { class: "with-hint" }, chip, tip);
       }),
+      offWhy(signals),
     );
+  }
+  // One line under the chips for the greyed ones (a phone has no hover): "volo: …".
+  function offWhy(signals) {
+    const off = ["volo", "striscio"].filter((sig) => !signals.has(sig));
+    if (!off.length) return null;
+    return h("p", { class: "signal-why muted", id: "signal-why" }, off.map((sig) => `${sig}: ${signalWhy(sig)}`).join(" "));
   }
 
   // The end of a deal in words (static/js/summary.js words the frame): the engine's summary
@@ -235,6 +254,15 @@
       return roles;
     },
 
+    // Each seat's last word in the auction, on the seat, until the play starts (the declarer's
+    // contract stays among its roles).
+    seatBadge(s, state, view) {
+      if (view.phase === "play" || view.phase === "over") return null;
+      const last = M.lastBySeat(view.bids).get(s);
+      if (!last) return null;
+      return last.act === "pass" ? M.said(pgettext("auction", "Pass"), "pass") : M.said(CONTRACT[last.contract] || last.contract, "bid");
+    },
+
     info(state, view) {
       const parts = [];
       if (view.contract) parts.push(h("span", null, M.hinted(CONTRACT[view.contract], `contract.${view.contract}`, "info"), ` ${fmt(gettext("by %(name)s"), { name: who(view.declarer) })}`));
@@ -269,7 +297,15 @@
     },
 
     claims: (entry) => entry.act === "call",
-    turnText: (state, view, groups) => (groups.claimed.length ? gettext("Your turn: call a card you do not hold.") : undefined),
+    turnText(state, view, groups) {
+      if (groups.claimed.length) return gettext("Your turn: call a card you do not hold.");
+      if (view.phase === "auction" && groups.buttons.length) {
+        return view.high_bid
+          ? fmt(gettext("Your turn: bid higher than %(contract)s, or pass."), { contract: CONTRACT[view.high_bid] || view.high_bid })
+          : gettext("Your turn: bid a contract, or pass.");
+      }
+      return undefined;
+    },
     buttonLabel: (entry) => (entry.act === "bid" ? CONTRACT[entry.contract] || entry.contract : undefined),
     controls(state, view, groups) {
       const parts = [];

@@ -128,6 +128,27 @@
       if (view.forehand === s) roles.push(gettext("forehand"));
       return roles;
     },
+    // What each seat just said, on the seat, in the phase that asks it: the Grand Hand offer,
+    // the skat picked up or pushed on (through the discard), kontra and re; gone once play starts.
+    seatBadge(s, state, view) {
+      const phase = view.phase;
+      if (phase === "offer") {
+        const o = M.lastBySeat(view.offers).get(s);
+        if (!o) return null;
+        return o.act === "grand_hand" ? M.said(gettext("Grand Hand"), "bid") : M.said(pgettext("auction", "Pass"), "pass");
+      }
+      if (phase === "skat" || phase === "discard") {
+        const m = M.lastBySeat(view.skat_moves).get(s);
+        if (!m) return null;
+        return m.act === "push" ? M.said(pgettext("skat", "pushed"), "push") : M.said(pgettext("skat", "picked up"), "bid");
+      }
+      if (phase === "kontra" || phase === "re") {
+        const d = M.lastBySeat(view.doubles).get(s);
+        if (d) return d.act === "pass" ? M.said(PASS[phase === "re" && d.seat === view.declarer ? "re" : "kontra"], "pass") : M.said(LABELS[d.act] || d.act, "bid");
+        return view.declarer === s ? M.said(gettext("Grand Hand"), "bid") : null;
+      }
+      return null;
+    },
     seatFacts: (s, view) => (view.trick_points ? [fmt(gettext("%(points)s pts"), { points: view.trick_points[s] + skatOf(view, s) })] : []),
 
     info(state, view) {
@@ -161,6 +182,17 @@
       return parts;
     },
 
+    // What the buttons ask, in words (the core's default only names the acts).
+    turnText(state, view, groups) {
+      if (!groups.buttons.length || groups.plays.size) return undefined;
+      const text = {
+        offer: gettext("Your turn: announce a Grand Hand, or pass."),
+        skat: gettext("Your turn: pick up the skat, or push it on unseen."),
+        kontra: gettext("Your turn: say kontra against the Grand Hand, or not."),
+        re: gettext("Your turn: answer the kontra with re, or not."),
+      }[view.phase];
+      return text || undefined;
+    },
     buttonLabel: (entry, view) => (entry.act === "pass" ? PASS[view.phase] : LABELS[entry.act]),
     // Putting two cards back after picking up the skat: pick them, then confirm.
     choice: (entry) =>

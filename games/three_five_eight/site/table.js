@@ -54,6 +54,20 @@
       view.dealer === s ? [view.dealt_by !== undefined && view.dealt_by !== view.dealer ? gettext("declarer") : gettext("dealer")] : [],
     seatFacts: (s, view) => (view.targets ? [h("span", { title: M.hint("target") || null }, fmt(gettext("target %(n)s"), { n: view.targets[s] }))] : []),
 
+    // The auction (the Woburn variant) on the seats: each one's bid or pass while bidding; then
+    // the trump the dealer named, on the dealer's seat until play starts.
+    seatBadge(s, state, view) {
+      if (view.phase === "bid") {
+        const b = M.lastBySeat(view.bids).get(s);
+        if (!b) return null;
+        return b.act === "pass" ? M.said(pgettext("auction", "Pass"), "pass") : M.said(fmt(gettext("Bid %(n)s"), { n: b.tricks }), "bid");
+      }
+      if (view.phase === "discard" && view.trump && view.dealer === s) {
+        return M.said(fmt(gettext("%(suit)s trump"), { suit: `${M.deck().glyph[view.trump]} ${cap(M.deck().suit[view.trump])}` }), "bid");
+      }
+      return null;
+    },
+
     info(state, view) {
       const parts = [view.trump ? M.hinted(fmt(gettext("trump %(suit)s"), { suit: `${M.deck().glyph[view.trump]} ${M.deck().suit[view.trump]}` }), "act.trump", "info") : gettext("no trump yet")];
       if (view.targets) parts.push(M.hinted(fmt(gettext("targets %(targets)s"), { targets: view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ") }), "target", "info"));
@@ -74,6 +88,13 @@
       return parts;
     },
 
+    // What the buttons ask, in words (the core's default only names the acts).
+    turnText(state, view, groups) {
+      if (!groups.buttons.length || groups.plays.size) return undefined;
+      if (view.phase === "trump") return gettext("Your turn: name the trump suit.");
+      if (view.phase === "bid") return gettext("Your turn: bid how many tricks you will take, or pass.");
+      return undefined;
+    },
     buttonLabel(entry) {
       if (entry.act === "bid") return fmt(gettext("Bid %(n)s"), { n: entry.tricks });
       if (entry.act === "trump") return `${M.deck().glyph[entry.suit]} ${cap(M.deck().suit[entry.suit])}`;
