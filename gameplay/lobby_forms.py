@@ -21,7 +21,6 @@ from gameplay.services.lobby import MAX_DEALS, MAX_SECONDS_PER_MOVE
 from games import bots as bot_registry
 from games import catalogue
 
-
 CUSTOM = ""  # the pace field's value for a clock given in seconds
 
 
@@ -47,8 +46,10 @@ class CreateTableForm(forms.Form):
     pace = forms.ChoiceField(
         label=gettext_lazy("Pace"),
         required=False,
-        choices=lambda: [(p.name, p.label) for p in PACES.values() if not p.turn_based]
-        + [(CUSTOM, gettext_lazy("Custom clock (seconds per move below)"))],
+        choices=lambda: (
+            [(p.name, p.label) for p in PACES.values() if not p.turn_based]
+            + [(CUSTOM, gettext_lazy("Custom clock (seconds per move below)"))]
+        ),
         initial=DEFAULT_PACE,
     )
     seconds_per_move = forms.IntegerField(
