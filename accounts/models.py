@@ -29,6 +29,9 @@ class User(AbstractUser):
     # the ratings of the people it played must not change meaning afterwards. Not to be mixed up
     # with league.Player.is_bot, a built-in bot (never an account).
     is_bot_account = models.BooleanField(_("bot account"), default=False)
+    # The pace "Play now" last started a table with (`gameplay/paces.py`, by name), offered
+    # again next time; blank: never chosen, so the first game is relaxed.
+    play_pace = models.CharField(_("pace of Play now"), max_length=16, blank=True, default="")
 
     class CardFaces(models.TextChoices):
         # accounts/preferences.py: how the table draws cards (its root's data-card-faces).

@@ -272,9 +272,9 @@ GAMEPLAY_EMBEDDED_SWEEPER = env_bool("GAMEPLAY_EMBEDDED_SWEEPER", True)
 # Embedded mode: the league's work at the end of a match runs on a thread beside the server,
 # not inline on the final move's (league/queue.py, `run_beside`).
 LEAGUE_EMBEDDED_BESIDE = env_bool("LEAGUE_EMBEDDED_BESIDE", True)
-# Seconds the table page shows a finished deal's summary, and the extra time on the clock of a
-# new deal's first turn (one rule: docs/tables.md, "End of a deal").
-GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 20, minimum=0)
+# The longest a finished deal's summary holds the clock of a person's first decision of the next
+# deal while they have not dismissed it (docs/tables.md, "End of a deal"; 0: no hold).
+GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 60, minimum=0)
 # A person's turn clock starts when they first connect to the table, or this many seconds after
 # the deal at the latest (a table's default, `Table.connect_grace`; docs/tables.md, "Clocks").
 GAMEPLAY_CONNECT_GRACE = env_int("GAMEPLAY_CONNECT_GRACE", 60, minimum=0)

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from gameplay.models import Table
+from gameplay.paces import PACES
 from gameplay.services import lobby
 from games import catalogue
 from league.ratings.leaders import LEADERS_SHOWN, Leaders, leaders
@@ -110,6 +111,8 @@ def home(request: HttpRequest) -> HttpResponse:
     fixture = overview.next_fixture(user)
     context = {
         "games": games,
+        "paces": [p for p in PACES.values() if not p.turn_based],
+        "play_pace": lobby.play_now_pace(user),
         "watch_tables": tables[Table.Status.PLAYING],
         "open_tables": tables[Table.Status.WAITING],
         "running_events": [_event_row(e, names) for e in overview.running_events()],

@@ -7,8 +7,13 @@ A person's clock does not run before they first connect to the table: while a se
 has never connected, the decision's clock starts at the end of the table's connect grace
 (`clock_starts_by`: `Table.connect_grace` seconds after the deal), or at once when
 that seat connects first (`connected_deadline`). Bots count as connected from the start; after
-the grace every clock runs, so a no-show still times out. The first turn of a new deal gets
-`extra` seconds on top (`deal_start_extra`); both rules shape the one deadline.
+the grace every clock runs, so a no-show still times out.
+
+A new deal's summary holds a person's clock the same way: after a deal ends, the clock of a
+person's first decision of the new deal starts when they dismiss the summary (the table
+protocol's `ready`), or at the table's `summary_until` (the deal's end + a cap) at the latest;
+bots are never held. Both holds are `clock_starts_by` over their own seats and end, and the
+later one wins (`later`); the one deadline is `next_deadline(..., starts_by=)`.
 """
 
 from __future__ import annotations
@@ -30,9 +35,9 @@ def next_deadline(
     """The deadline after `actor` acted: a fresh one when a seat that was not waiting must now
     act or the actor faces its next decision, the old one while the same decision goes on
     (the others still to commit), none without a clock or nobody to act. `extra` seconds are
-    added to a fresh one (the first turn of a new deal, while the page shows the summary of
-    the deal that ended: `deal_start_extra`). `starts_by`: a seat due has not connected yet,
-    so a fresh clock starts then rather than now (`clock_starts_by`)."""
+    added to a fresh one. `starts_by`: a seat due is held (has not connected yet, or has not
+    dismissed the last deal's summary), so a fresh clock starts then rather than now
+    (`clock_starts_by`, `later`)."""
     new = set(new_to_act)
     if seconds <= 0 or not new:
         return None
@@ -56,18 +61,34 @@ def connected_deadline(
     deadline: datetime | None, waited_until: datetime | None, now: datetime
 ) -> datetime | None:
     """The deadline once the last unseen seat due connects at `now`: its clock, which was to
-    start at `waited_until`, starts now; the allowance (extra time included) is kept."""
+    start at `waited_until`, starts now; the allowance (extra time included) is kept. The same
+    when a held seat dismisses the summary (`now`: the start still held by another hold)."""
     if deadline is None or waited_until is None or now >= waited_until:
         return deadline
     return deadline - (waited_until - now)
 
 
-def deal_start_extra(
-    deal_before: int, deal_after: int, finished: bool, summary_seconds: float
-) -> float:
-    """The extra seconds of the clock after an action: the summary's time when the action ended
-    a deal and the next one was dealt (not when it ended the match), else none."""
-    return summary_seconds if deal_after != deal_before and not finished else 0
+def later(*starts: datetime | None) -> datetime | None:
+    """The latest of the holds' starts (`clock_starts_by` of each hold); None when none holds."""
+    held = [s for s in starts if s is not None]
+    return max(held) if held else None
+
+
+def summary_until(
+    deal_before: int, deal_after: int, finished: bool, now: datetime, cap: float, seconds: int
+) -> datetime | None:
+    """Until when the summary of the deal an action ended may hold the people's clocks: `cap`
+    seconds from now when it dealt a new deal (not when it ended the match) at a table with a
+    clock; None otherwise (nothing new to hold)."""
+    if deal_after == deal_before or finished or seconds <= 0 or cap <= 0:
+        return None
+    return now + timedelta(seconds=cap)
+
+
+def unready(seats: Iterable[tuple[int, bool, int]], deal: int) -> set[int]:
+    """The seats whose person has not dismissed the summary before `deal` yet, from
+    `(number, is_bot, ready_deal)`: a bot is never held, nor is anyone at the first deal."""
+    return {n for n, bot, ready in seats if not bot and deal > 0 and ready < deal}
 
 
 def clock_view(

@@ -24,6 +24,7 @@ from rest_framework.views import APIView, exception_handler
 
 from config.rest import JSONParser
 from gameplay.models import Table
+from gameplay.paces import PACES
 from gameplay.services import lobby
 from games import bots as bot_registry
 
@@ -35,11 +36,12 @@ CREATE_FIELDS = (
     "bots",
     "bot_level",
     "seconds_per_move",
+    "pace",
     "rated",
     "spectators",
     "private",
 )
-NULL_MEANS_DEFAULT = ("variant", "deals", "seconds_per_move")
+NULL_MEANS_DEFAULT = ("variant", "deals", "seconds_per_move", "pace")
 
 
 def lobby_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -115,6 +117,12 @@ class TableCreateSerializer(serializers.Serializer):
         max_value=lobby.MAX_SECONDS_PER_MOVE,
         help_text="default 30 when rated, 0 (no clock) when casual; rated needs a clock",
     )
+    pace = serializers.ChoiceField(
+        choices=list(PACES.names()),
+        required=False,
+        help_text="the clock by name (relaxed 90 s, normal 45 s, fast 20 s a move); with "
+        "seconds_per_move as well they must agree",
+    )
     rated = serializers.BooleanField(required=False, default=True)
     spectators = serializers.BooleanField(required=False, default=True)
     private = serializers.BooleanField(required=False, default=False)
@@ -140,6 +148,10 @@ class TableEntrySerializer(serializers.Serializer):
     game = serializers.CharField()
     variant = serializers.DictField()
     deals = serializers.IntegerField()
+    seconds_per_move = serializers.IntegerField(help_text="0: no clock")
+    pace = serializers.CharField(
+        allow_null=True, help_text="the pace's name; null: a custom clock (or none)"
+    )
     rated = serializers.BooleanField()
     status = serializers.CharField(help_text="waiting, playing, finished or cancelled")
     seats = TableSeatSerializer(many=True)

@@ -16,9 +16,12 @@ from django.utils.translation import gettext, gettext_lazy
 
 from gameplay import api
 from gameplay.forms import variant_field
+from gameplay.paces import DEFAULT_PACE, PACES
 from gameplay.services.lobby import MAX_DEALS, MAX_SECONDS_PER_MOVE
 from games import bots as bot_registry
 from games import catalogue
+
+CUSTOM = ""  # the pace field's value for a clock given in seconds
 
 
 @dataclass(frozen=True)
@@ -40,13 +43,22 @@ class CreateTableForm(forms.Form):
         max_value=MAX_DEALS,
         help_text=gettext_lazy("blank: everyone deals once"),
     )
+    pace = forms.ChoiceField(
+        label=gettext_lazy("Pace"),
+        required=False,
+        choices=lambda: (
+            [(p.name, p.label) for p in PACES.values() if not p.turn_based]
+            + [(CUSTOM, gettext_lazy("Custom clock (seconds per move below)"))]
+        ),
+        initial=DEFAULT_PACE,
+    )
     seconds_per_move = forms.IntegerField(
         label=gettext_lazy("Seconds per move"),
         required=False,
         min_value=0,
         max_value=MAX_SECONDS_PER_MOVE,
         initial=30,
-        help_text=gettext_lazy("0: no clock (a rated table needs one)"),
+        help_text=gettext_lazy("with a custom clock; 0: no clock (a rated table needs one)"),
     )
     rated = forms.TypedChoiceField(
         label=gettext_lazy("Rated or casual"),
@@ -159,7 +171,12 @@ class CreateTableForm(forms.Form):
             "deals": data["deals"],
             "bots": data["bots"],
             "bot_level": data["bot_level"],
-            "seconds_per_move": data["seconds_per_move"],
+            # A pace sets the clock; the seconds count only with a custom clock.
+            **(
+                {"pace": data["pace"]}
+                if data.get("pace")
+                else {"seconds_per_move": data["seconds_per_move"]}
+            ),
             "rated": data["rated"],
             "spectators": data["spectators"],
             "private": data["private"],

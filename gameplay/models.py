@@ -62,6 +62,9 @@ class Table(models.Model):
     seq = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True, help_text="engine dump() after `seq` actions")
     seconds_per_move = models.PositiveIntegerField(default=0, help_text="0 = no clock")
+    # The pace the clock was chosen by (`gameplay/paces.py`): blank for a custom clock, an
+    # event's table, or one made before paces. The seconds above are what the clock runs on.
+    pace = models.CharField(max_length=16, blank=True, default="")
     on_timeout = models.CharField(
         max_length=8, choices=OnTimeout.choices, default=OnTimeout.DEFAULT_ACTION
     )
@@ -78,6 +81,10 @@ class Table(models.Model):
     dealt_at = models.DateTimeField(
         null=True, blank=True, help_text="when the first deal was dealt"
     )
+    # Until when a new deal's summary may hold the clock of a person's first decision of the
+    # deal (the deal's end + `GAMEPLAY_DEAL_SUMMARY_SECONDS`), unless they dismissed it earlier
+    # (`Seat.ready_deal`; gameplay/clock.py). Null before any deal ended.
+    summary_until = models.DateTimeField(null=True, blank=True)
     # The kind of the action at `seq` ("" before any): states say who took it (by the clock?).
     last_kind = models.CharField(max_length=8, blank=True, default="")
     allow_spectators = models.BooleanField(default=True)
@@ -186,6 +193,9 @@ class Seat(models.Model):
     # The first connection of the seat's player to the table: their clock runs from then on
     # (gameplay/clock.py). Written once per seat; bots count as connected without it.
     connected_at = models.DateTimeField(null=True, blank=True)
+    # The last deal whose start the seat's person is ready for: they dismissed the summary of
+    # the deal before it (the table protocol's `ready`), so its clock need not wait for them.
+    ready_deal = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.core.named import Registry
@@ -17,20 +18,22 @@ from games.core.named import Registry
 
 @dataclass(frozen=True)
 class Pace:
-    """A named clock: `seconds` a move (0: no clock), and the words a person reads."""
+    """A named clock: `seconds` a move (0: no clock), and the words a person reads: `label`
+    whole, `short` its name alone (a segmented choice shows the seconds beneath it)."""
 
     name: str
     seconds: int
     label: object  # a lazy translation
     turn_based: bool = False
+    short: object = ""  # a lazy translation; "" falls back to `label`
 
 
 PACES: Registry[str, Pace] = Registry("pace")
 
 for _pace in (
-    Pace("relaxed", 90, _("Relaxed (90 s a move)")),
-    Pace("normal", 45, _("Normal (45 s a move)")),
-    Pace("fast", 20, _("Fast (20 s a move)")),
+    Pace("relaxed", 90, _("Relaxed (90 s a move)"), short=pgettext_lazy("pace", "Relaxed")),
+    Pace("normal", 45, _("Normal (45 s a move)"), short=pgettext_lazy("pace", "Normal")),
+    Pace("fast", 20, _("Fast (20 s a move)"), short=pgettext_lazy("pace", "Fast")),
 ):
     PACES.register(_pace.name, _pace)
 
@@ -46,3 +49,15 @@ def pace(name: str) -> Pace:
 def pace_of_seconds(seconds: int) -> str:
     """The name of the live pace with exactly these seconds, or "" (a custom clock)."""
     return next((p.name for p in PACES.values() if p.seconds == seconds), "")
+
+
+def describe(name: str, seconds: int) -> str:
+    """A table's clock in a person's words: "Relaxed · 90 s a move" for a pace, "30 s a move"
+    for a custom clock, "no clock" for none (in the active language)."""
+    if seconds <= 0:
+        return gettext("no clock")
+    per_move = gettext("%(s)s s a move") % {"s": seconds}
+    found = PACES.find(name) if name else None
+    if found is None or found.seconds != seconds:
+        return per_move
+    return f"{found.short or found.label} · {per_move}"

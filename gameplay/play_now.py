@@ -1,4 +1,7 @@
-"""`POST /play/now/` (field `game`): one click from the home page to a table against bots.
+"""`POST /play/now/` (fields `game`, `pace`): one click from the home page to a table against bots.
+
+The pace (`gameplay/paces.py`) is the one question Play now asks; left out, the account's last
+one (relaxed the first time), and the one chosen is remembered (`lobby.play_now`).
 
 The table starts at once (`lobby.play_now`) and the browser goes to its page, where the session
 identifies the player's seat: no link carries a seat token. Anonymous visitors log in first.
@@ -29,12 +32,14 @@ def _back_to(request: HttpRequest) -> str:
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """Make the table and open it; a bad game is a 400 that says why (nothing is made)."""
+    """Make the table and open it; a bad game or pace is a 400 that says why (nothing is made)."""
     if not request.user.is_authenticated:
         login = reverse("account_login")
         return redirect(f"{login}?{urlencode({'next': _back_to(request)})}")
     try:
-        joined = lobby.play_now(request.user, request.POST.get("game", ""))
+        joined = lobby.play_now(
+            request.user, request.POST.get("game", ""), request.POST.get("pace") or None
+        )
     except lobby.LobbyError as exc:
         return HttpResponse(exc.detail, status=exc.status, content_type="text/plain; charset=utf-8")
     return redirect(reverse("gameplay:table", args=[joined.table.id]))

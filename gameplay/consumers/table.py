@@ -22,7 +22,7 @@ from django.db import close_old_connections
 from config.websocket_frames import MAX_MESSAGE_CHARS
 from gameplay.runtime import limits, notify, pool, runner
 from gameplay.runtime.dispatch import InTurnDispatchMixin
-from gameplay.services import payloads, play, presence, watchers
+from gameplay.services import payloads, play, presence, readiness, watchers
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.identity import identify
 
@@ -146,6 +146,18 @@ def parse_act(content: dict[str, Any]) -> tuple[int, dict[str, Any], str | None]
     if client_id is not None and (not isinstance(client_id, str) or len(client_id) > MAX_ID_LENGTH):
         raise TableError("bad_message", f"id must be a string of at most {MAX_ID_LENGTH} chars")
     return seq, action, client_id
+
+
+def parse_ready(content: dict[str, Any]) -> int:
+    """The deal of a `ready` message (the person dismissed the summary before it), or
+    `TableError("bad_message")`."""
+    deal = content.get("deal")
+    if isinstance(deal, bool) or not isinstance(deal, int) or not 0 <= deal <= MAX_READY_DEAL:
+        raise TableError("bad_message", "ready needs the deal number it is ready for")
+    return deal
+
+
+MAX_READY_DEAL = 10_000  # deals: far past any match, and a small integer for the column
 
 
 class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
@@ -304,6 +316,8 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
             await self.send_missing(again=True)
         elif kind == "act":
             await self.act(content)
+        elif kind == "ready":
+            await self.ready(content)
         else:
             shown = repr(kind)[:40]
             await self.send_error("bad_message", f"unknown type {shown}", echo_id(content))
@@ -334,6 +348,21 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         if played.duplicate:
             await self.send_missing(again=True)  # acknowledged by the current state
         # A new action: its state arrives through the group like everybody else's.
+
+    async def ready(self, content: dict[str, Any]) -> None:
+        """The person dismissed the last deal's summary: their held clock may start
+        (`readiness.record_ready`). No answer of its own: when a clock starts, everyone gets
+        the state again; a ready that changes nothing is dropped silently."""
+        try:
+            deal = parse_ready(content)
+            if self.seat is None:
+                raise TableError("forbidden", "spectators have no clock to start")
+        except TableError as exc:
+            await self.send_error(exc.code, exc.message, echo_id(content))
+            return
+        rev = await in_pool(readiness.record_ready)(self.table_id, self.seat, deal, self.seats_rev)
+        if rev is not None:
+            self.seats_rev = max(self.seats_rev, rev)
 
     async def play(self, action: dict[str, Any], seq: int, client_id: str | None) -> Any:
         """`play_action` for this connection's seat, as of the seats it was identified at;

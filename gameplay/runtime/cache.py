@@ -38,6 +38,7 @@ class SeatInfo:
     bot_level: str  # "" for a person's seat
     resigned_user_id: int | None = None  # a person who resigned; the bot plays on for them
     connected_at: datetime | None = None  # the person's first connection (gameplay/clock.py)
+    ready_deal: int = 0  # the last deal whose start the person is ready for (`ready`)
 
     @property
     def connected(self) -> bool:
@@ -61,7 +62,14 @@ def seats_of(table_id: str, rev: int | None = None) -> tuple[SeatInfo, ...]:
         for row in Seat.objects.filter(table_id=table_id)
         .order_by("number")
         .values_list(
-            "number", "name", "user_id", "bot", "bot_level", "resigned_user_id", "connected_at"
+            "number",
+            "name",
+            "user_id",
+            "bot",
+            "bot_level",
+            "resigned_user_id",
+            "connected_at",
+            "ready_deal",
         )
     )
     if len(_seats) > 10_000:
@@ -82,6 +90,14 @@ def resigned_seats(table_id: str, rev: int | None = None) -> set[int]:
 def unseen_seats(table_id: str, rev: int | None = None) -> set[int]:
     """Seats whose person has never connected to the table (their clock waits for them)."""
     return {s.number for s in seats_of(table_id, rev) if not s.connected}
+
+
+def unready_seats(table_id: str, deal: int, rev: int | None = None) -> set[int]:
+    """Seats whose person has not dismissed the summary before `deal` (their first decision's
+    clock waits for them, up to the table's `summary_until`)."""
+    return clock.unready(
+        ((s.number, bool(s.bot), s.ready_deal) for s in seats_of(table_id, rev)), deal
+    )
 
 
 # ------------------------------------------------------------------ the table row at a seq
@@ -105,6 +121,9 @@ class Snapshot:
     # that has not connected yet waits for it (gameplay/clock.py). None: no clock, or no deal.
     grace_until: datetime | None = None
     last_kind: str = ""  # the kind of the action at `seq` (`Action.Kind`; "" before any)
+    # Until when the last deal's summary may hold the clock of a person who has not dismissed it
+    # (`Table.summary_until`; gameplay/clock.py). None: no clock, or no deal has ended.
+    summary_until: datetime | None = None
 
     @classmethod
     def of(cls, table: Table) -> Snapshot:
@@ -126,16 +145,22 @@ class Snapshot:
             table.seats_rev,
             grace_until,
             table.last_kind,
+            table.summary_until if table.seconds_per_move > 0 else None,
         )
 
-    def clock_starts_by(self, to_act: list[int], now: datetime) -> datetime | None:
+    def clock_starts_by(self, to_act: list[int], now: datetime, deal: int = 0) -> datetime | None:
         """When the clock of the seats `to_act` starts at the latest, if one of them has not
-        connected yet (`clock.clock_starts_by`); None: it runs. Reads no row: the seats come
-        from this process's cache, and only while the grace lasts."""
-        if self.grace_until is None or now >= self.grace_until:
-            return None
-        unseen = unseen_seats(self.id, self.seats_rev)
-        return clock.clock_starts_by(to_act, unseen, self.grace_until, now)
+        connected yet, or (at `deal` > 0) has not dismissed the last deal's summary
+        (`clock.clock_starts_by` of each hold, the later); None: it runs. Reads no row: the
+        seats come from this process's cache, and only while a hold lasts."""
+        grace = held = None
+        if self.grace_until is not None and now < self.grace_until:
+            unseen = unseen_seats(self.id, self.seats_rev)
+            grace = clock.clock_starts_by(to_act, unseen, self.grace_until, now)
+        if self.summary_until is not None and now < self.summary_until and deal > 0:
+            unready = unready_seats(self.id, deal, self.seats_rev)
+            held = clock.clock_starts_by(to_act, unready, self.summary_until, now)
+        return clock.later(grace, held)
 
 
 # ------------------------------------------------------------------ live matches

@@ -112,6 +112,7 @@ def create_table(
     seed: int | str | None = None,
     dealer: int = 0,
     seconds_per_move: int = 0,
+    pace: str = "",
     on_timeout: str = Table.OnTimeout.DEFAULT_ACTION,
     allow_spectators: bool = True,
     rated: bool = False,
@@ -130,6 +131,7 @@ def create_table(
     (`gameplay.services.duplicate_tables.normalised_deals` checks them). `embargoed`: a duplicate
     table, never open to spectators, its record withheld until released (docs/tables.md).
     `context`: where the table belongs, shown by its header (`table_context.checked`).
+    `pace`: the name of the pace `seconds_per_move` was chosen by (`gameplay/paces.py`), or "".
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`
     (also for an unknown bot level).
@@ -164,6 +166,7 @@ def create_table(
         status=Table.Status.WAITING,
         seq=0,
         seconds_per_move=seconds_per_move,
+        pace=pace,
         on_timeout=on_timeout,
         # An embargoed table has no spectators: nobody but its players sees its deals.
         allow_spectators=allow_spectators and not embargoed,

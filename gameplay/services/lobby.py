@@ -36,6 +36,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from gameplay import paces
 from gameplay.models import Seat, Table, new_seat_token
 from gameplay.runtime import cache, notify
 from gameplay.runtime.runner import bot_delay
@@ -144,6 +145,8 @@ def entry(table: Table) -> dict[str, Any]:
         "game": table.game,
         "variant": variant,
         "deals": table.n_deals,
+        "seconds_per_move": table.seconds_per_move,
+        "pace": table.pace or None,
         "rated": table.rated,
         "status": table.status,
         "seats": listed,
@@ -264,11 +267,13 @@ def create_friendly(
     rated: bool = True,
     spectators: bool = True,
     private: bool = False,
+    pace: str | None = None,
 ) -> Joined:
     """Make a friendly table with the user at seat 0, `bots` bots in the last seats and open
     seats between; it starts at once when no seat is open. Defaults and refusals as
     lobby-api.md: bots of a casual level (`random`) make the table casual; a rated table needs a
-    clock."""
+    clock. A `pace` (`gameplay/paces.py`) sets the clock by name; with `seconds_per_move` as
+    well they must agree."""
     _account(user)
     if not isinstance(game, str):
         raise LobbyError(400, gettext("game must be the name of a game."))
@@ -299,9 +304,7 @@ def create_friendly(
     private = _bool(private, "private")
     if n_bots and bot_registry.level(bot_level).casual:
         rated = False  # lobby-api.md: random bots make a table casual
-    if seconds_per_move is None:
-        seconds_per_move = RATED_CLOCK if rated else 0
-    seconds_per_move = _int(seconds_per_move, "seconds_per_move", 0, MAX_SECONDS_PER_MOVE)
+    seconds_per_move, pace_name = _clock(pace, seconds_per_move, rated)
     if rated and seconds_per_move == 0:
         raise LobbyError(
             400, gettext("A rated table needs a clock: give seconds_per_move, or rated: false.")
@@ -319,6 +322,7 @@ def create_friendly(
             variant=resolved,
             n_deals=n_deals,
             seconds_per_move=seconds_per_move,
+            pace=pace_name,
             allow_spectators=spectators,
             rated=rated,
             origin=LOBBY,
@@ -330,21 +334,65 @@ def create_friendly(
     return Joined(table, 0, seat.token)
 
 
+def _clock(pace: Any, seconds_per_move: Any, rated: bool) -> tuple[int, str]:
+    """The seconds a move and the pace's name from what the request gave: a pace sets the
+    seconds (given seconds must be the pace's); seconds alone keep lobby-api.md's meaning and
+    defaults (30 when rated, 0 casual), named by the live pace with those seconds, if any."""
+    if pace is None:
+        if seconds_per_move is None:
+            seconds_per_move = RATED_CLOCK if rated else 0
+        seconds = _int(seconds_per_move, "seconds_per_move", 0, MAX_SECONDS_PER_MOVE)
+        return seconds, paces.pace_of_seconds(seconds)
+    try:
+        chosen = paces.pace(pace) if isinstance(pace, str) else None
+    except KeyError:
+        chosen = None
+    if chosen is None:
+        raise LobbyError(
+            400,
+            gettext("pace must be one of: %(paces)s.") % {"paces": ", ".join(paces.PACES.names())},
+        )
+    if seconds_per_move is not None and seconds_per_move != chosen.seconds:
+        raise LobbyError(
+            400,
+            gettext(
+                "The pace %(pace)s is %(seconds)d seconds a move, not %(given)s: give one of"
+                " pace and seconds_per_move, or both agreeing."
+            )
+            % {"pace": chosen.name, "seconds": chosen.seconds, "given": seconds_per_move},
+        )
+    return chosen.seconds, chosen.name
+
+
 def bots_levels(game: str, n_bots: int) -> list[str]:
     """The levels `bot_level` may name: the game's when it has bots, any level otherwise."""
     return list(bot_registry.levels(game)) if n_bots else list(bot_registry.all_levels())
 
 
-def play_now(user: Any, game: str) -> Joined:
+def play_now_pace(user: Any) -> str:
+    """The pace "Play now" offers this user first: the one they last played it at, else the
+    default (relaxed: a newcomer reads the prompts before the clock takes a move)."""
+    chosen = getattr(user, "play_pace", "") if getattr(user, "is_authenticated", False) else ""
+    return chosen if chosen in paces.PACES.names() else paces.DEFAULT_PACE
+
+
+def play_now(user: Any, game: str, pace: str | None = None) -> Joined:
     """One click: a table against `basic` bots in every other seat, the default variant,
-    everyone deals once, rated with the 30 s clock (lobby-api.md defaults). It starts at once."""
+    everyone deals once, rated, at `pace` (none given: the user's last, else relaxed). The
+    pace is remembered for the next time. It starts at once."""
     try:
         seats = registry.get_game(game).seats if isinstance(game, str) else 0
     except KeyError:
         seats = 0
-    return create_friendly(
-        user, game=game, bots=max(seats - 1, 0), bot_level=bot_registry.DEFAULT_LEVEL
+    if pace is None or pace == "":
+        pace = play_now_pace(user)
+    joined = create_friendly(
+        user, game=game, bots=max(seats - 1, 0), bot_level=bot_registry.DEFAULT_LEVEL, pace=pace
     )
+    if user.play_pace != joined.table.pace:
+        user.play_pace = joined.table.pace
+        user.save(update_fields=["play_pace"])
+    return joined
 
 
 # --- joining and leaving ------------------------------------------------------------------------
@@ -513,6 +561,7 @@ def rematch(user: Any, table_id: str) -> Joined:
                 n_deals=old.n_deals,
                 dealer=(old.dealer + 1) % len(seats),
                 seconds_per_move=old.seconds_per_move,
+                pace=old.pace,
                 on_timeout=old.on_timeout,
                 allow_spectators=old.allow_spectators,
                 rated=old.rated,

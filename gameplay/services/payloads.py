@@ -87,7 +87,9 @@ class _Shared:
         finished = snap.status == FINISHED
         to_act = [] if finished else match.to_act()
         now = now or timezone.now()
-        starts_by = snap.clock_starts_by(to_act, now) if snap.deadline is not None else None
+        starts_by = (
+            snap.clock_starts_by(to_act, now, match.deal_no) if snap.deadline is not None else None
+        )
         seats = seats_of(snap.id, snap.seats_rev)
         return cls(
             snap,

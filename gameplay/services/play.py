@@ -179,8 +179,15 @@ def _apply(
     now = timezone.now()
     new_seq = seq + 1
     to_act = match.to_act()
-    # A new deal's first turn gets the time the page shows the last deal's summary on top.
-    extra = clock.deal_start_extra(deal_no, match.deal_no, match.finished, summary_seconds())
+    fields: dict[str, Any] = {}
+    # A deal ended: its summary holds each person's first clock of the new deal until they
+    # dismiss it, up to a cap (clock.py); the bots are not held.
+    held_until = clock.summary_until(
+        deal_no, match.deal_no, match.finished, now, summary_seconds(), snap.seconds_per_move
+    )
+    if held_until is not None:
+        snap = replace(snap, summary_until=held_until)
+        fields["summary_until"] = held_until
     # A person's clock waits for their first connection, up to the table's grace (clock.py).
     deadline = clock.next_deadline(
         old_to_act,
@@ -189,11 +196,10 @@ def _apply(
         now,
         snap.seconds_per_move,
         actor=seat,
-        extra=extra,
-        starts_by=snap.clock_starts_by(to_act, now),
+        starts_by=snap.clock_starts_by(to_act, now, match.deal_no),
     )
     bots_due = bool(cache.bot_seats(table_id, snap.seats_rev) & set(to_act))
-    fields: dict[str, Any] = {
+    fields |= {
         "seq": new_seq,
         "state": claim.state_text(match),  # serialized once, straight into the statement
         "updated_at": now,
@@ -255,10 +261,15 @@ def _catch_up(
     ):
         cache.put(table_id, cached_seq, match, snap)  # a stale client, or the match is over
         return None
+    deal_no = match.deal_no
     try:
         for _, _, _, _, seat, action in rows:
             match.apply(seat, json.loads(action) if isinstance(action, str) else action)
     except Exception:
         logger.exception("table %s: could not catch up from seq %s", table_id, cached_seq)
         return None  # the match is dropped from the cache; the row way loads the state
+    if match.deal_no != deal_no:
+        # A deal ended meanwhile: the row has its summary's hold (`summary_until`), which the
+        # log does not; the row way reads it (once a deal). The caught-up match is dropped.
+        return None
     return replace(snap, seq=seq, status=PLAYING, deadline=rows[0][2])

@@ -2,9 +2,10 @@
 
 The engine explains a finished deal (`Match.deal_summary`, docs/engines.md); the views carry
 the summary of the deal that just ended (`view.last_deal.summary`, made once at the deal's end),
-and a past deal's is served here on request. The time the page shows it is one setting,
-`GAMEPLAY_DEAL_SUMMARY_SECONDS`, which is also the extra time on the clock of a new deal's first
-turn (`play.py`), so a player who reads the summary does not lose time by it.
+and a past deal's is served here on request. The page shows it until the person dismisses it,
+and their first clock of the new deal waits for that, up to one setting,
+`GAMEPLAY_DEAL_SUMMARY_SECONDS` (the cap, `Table.summary_until`; gameplay/clock.py), so a player
+who reads the summary does not lose time by it.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ UNDEALT = (Table.Status.WAITING, Table.Status.CANCELLED)
 
 
 def summary_seconds() -> int:
-    """Seconds the page shows a finished deal's summary, and the extra time of the next deal's
-    first turn (`GAMEPLAY_DEAL_SUMMARY_SECONDS`, default 20; 0 turns both off)."""
-    return int(getattr(settings, "GAMEPLAY_DEAL_SUMMARY_SECONDS", 20))
+    """The longest a finished deal's summary holds the clock of a person who has not dismissed
+    it (`GAMEPLAY_DEAL_SUMMARY_SECONDS`, default 60; 0: no hold, the clock runs at once)."""
+    return int(getattr(settings, "GAMEPLAY_DEAL_SUMMARY_SECONDS", 60))
 
 
 def past_summary(table: Table, deal: int) -> dict[str, Any]:

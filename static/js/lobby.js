@@ -15,6 +15,8 @@
     const summary = document.getElementById("seat-summary");
     const groups = form.querySelectorAll("fieldset.flags[data-game]");
     const seatsOf = JSON.parse(document.getElementById("seat-counts").textContent);
+    const pace = form.elements["pace"];
+    const seconds = form.elements["seconds_per_move"];
 
     function update() {
       for (const group of groups) {
@@ -27,6 +29,8 @@
       bots.max = Math.max(0, seats - 1);
       const nBots = Math.min(Math.max(0, parseInt(bots.value, 10) || 0), seats - 1);
       level.disabled = nBots === 0;
+      // The seconds count only with a custom clock (a pace names its own).
+      if (pace && seconds) seconds.closest(".field").hidden = pace.value !== "";
       if (summary && seats) {
         summary.textContent = summary.dataset.text
           .replace("{seats}", seats)
@@ -36,6 +40,7 @@
     }
     game.addEventListener("change", update);
     bots.addEventListener("input", update);
+    if (pace) pace.addEventListener("change", update);
     // A disabled select is not sent: enable it again on submit (the server ignores it when
     // there are no bots).
     form.addEventListener("submit", () => { level.disabled = false; });

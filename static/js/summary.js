@@ -1,7 +1,7 @@
 // The end of a deal at the browser table (docs/tables.md, "End of a deal"): the summary of the
-// deal that just ended, shown over the new deal until the player closes it or
-// `cfg.summarySeconds` pass; any past deal's summary from the Match table's rows; the legend of
-// the Match table's figures. Loaded after static/js/table.js and the game's module; it hooks
+// deal that just ended, shown over the new deal until the player goes on ("Next deal", which
+// starts their held clock; a spectator's closes by itself after `cfg.summarySeconds`); any past
+// deal's summary from the Match table's rows; the legend of the Match table's figures. Loaded after static/js/table.js and the game's module; it hooks
 // into the core with `Mediana.onRender` and holds no rules: every figure comes from the
 // engine's `deal_summary` (the state's `view.last_deal.summary`, or `cfg.summaryUrl?deal=K`),
 // and each step's arithmetic from the part's own `op`. This file draws the frame and names no
@@ -185,9 +185,14 @@
     return node;
   }
 
+  // `timed`: the summary of the deal that just ended, shown by itself. To a seated person it
+  // holds their first clock of the next deal (docs/tables.md, "End of a deal"): it stays until
+  // they press "Next deal" (or Escape), which tells the server (`M.ready`), and says when the
+  // clock starts anyway (the cap); a spectator's closes by itself after the cap.
   function show(summary, timed) {
     const node = dialogNode();
-    open = { deal: summary.deal, until: timed && SECONDS > 0 ? performance.now() + SECONDS * 1000 : 0 };
+    const holds = timed && cfg.seat !== null && cfg.seat !== undefined;
+    open = { deal: summary.deal, holds, until: timed && SECONDS > 0 ? performance.now() + SECONDS * 1000 : 0 };
     fill(
       node,
       h(
@@ -204,7 +209,7 @@
           "footer",
           { class: "ds-foot" },
           h("span", { id: "ds-countdown", class: "muted" }),
-          h("button", { type: "button", id: "ds-ok", onclick: close }, gettext("Close")),
+          h("button", { type: "button", id: "ds-ok", onclick: close }, holds ? gettext("Next deal") : gettext("Close")),
         ),
       ),
     );
@@ -224,17 +229,21 @@
       return;
     }
     const left = Math.ceil((open.until - performance.now()) / 1000);
+    if (open.holds) {
+      if (label) label.textContent = left > 0 ? fmt(gettext("Your clock waits until you go on (at most %(left)s s)."), { left }) : gettext("Your clock is running.");
+      return;
+    }
     if (left <= 0) {
       close();
       return;
     }
-    // After the match's last deal there is no next deal whose clock would wait.
-    if (label) label.textContent = matchOver ? fmt(gettext("Closes in %(left)s s"), { left }) : fmt(gettext("Closes in %(left)s s · the next deal's first turn has %(seconds)s s more on its clock"), { left, seconds: SECONDS });
+    if (label) label.textContent = fmt(gettext("Closes in %(left)s s"), { left });
   }
 
   function close() {
     const node = document.getElementById("deal-summary");
     if (node) node.hidden = true;
+    if (open && open.holds && M.ready) M.ready(open.deal + 1); // ready for the next deal
     open = null;
     clearInterval(ticker);
     ticker = null;
@@ -322,7 +331,7 @@
 
   // For the browser tests and the curious.
   window.medianaSummary = {
-    open: () => (open ? { deal: open.deal, timed: Boolean(open.until) } : null),
+    open: () => (open ? { deal: open.deal, timed: Boolean(open.until), holds: open.holds } : null),
     close,
     reopen,
     steps,

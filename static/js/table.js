@@ -236,6 +236,11 @@
   let idCounter = 0;
   let flash = null; // {text, kind, until}
   const clockNotes = new Map(); // seq -> {deal, text}: actions the clock took (state.last_action)
+  // After the clock took this seat's decision, a click in the next moments was made for the
+  // decision it took (the page changed under the pointer): it is dropped, never applied to the
+  // new decision. LATE_CLICK_MS: how long such a click counts as late.
+  const LATE_CLICK_MS = 1500;
+  let lateUntil = 0;
 
   function newId() {
     idCounter += 1;
@@ -416,6 +421,7 @@
 
   function act(action) {
     if (!current || pending || cfg.seat === null) return;
+    if (performance.now() < lateUntil) return; // made for the decision the clock took
     if (!isLegal(action, current)) return;
     pending = { action, id: newId(), seq: current.seq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
     endHold(); // a click during the hold: the table moves on
@@ -443,12 +449,24 @@
     if (current && msg.view && current.view && msg.view.deal !== current.view.deal) selection = null;
     tableMoved(current, msg); // the card table: hold a gathered trick, the card sound
     noteClock(msg);
+    const gap = lastSeq >= 0 && msg.seq > lastSeq + 1; // states missed (a reconnection)
+    const tookMine = lastSeq >= 0 && msg.seq > lastSeq && tookForMe(msg);
     current = msg;
     lastSeq = msg.seq;
     clockAt = performance.now();
+    if (tookMine) {
+      // The clock decided for this seat: whatever was under way for that decision is dropped.
+      pending = null;
+      selection = null;
+      lateUntil = performance.now() + LATE_CLICK_MS;
+      showFlash(gettext("Time ran out: the clock chose for you. Look at the table before your next move."), "error");
+    }
     if (pending) {
-      if (!isLegal(pending.action, msg) || decisionOf(msg) !== pending.decision) {
-        pending = null; // applied (the state shows it), or no longer possible
+      const mineActed = msg.last_action && msg.last_action.seat === cfg.seat && msg.seq > pending.seq;
+      if (gap || mineActed || !isLegal(pending.action, msg) || decisionOf(msg) !== pending.decision) {
+        // Applied (the state shows it), overtaken (this seat acted since, or states were
+        // missed: it may have been the clock), or no longer possible: never re-sent.
+        pending = null;
       } else if ((pending.stale && msg.seq !== pending.seq) || pending.resend) {
         // The protocol: after `stale`, re-send the same action with the same id and the new
         // seq while it is still legal at the same decision, so a click is never lost.
@@ -1074,6 +1092,12 @@
     return fmt(gettext("Trick %(n)s: %(cards)s → %(name)s"), { n: i + 1, cards, name: seatName(t.winner) });
   }
 
+  // Did the clock take this seat's decision in this state (`last_action.by`)?
+  function tookForMe(msg) {
+    const last = msg.last_action;
+    return Boolean(last && cfg.seat !== null && last.seat === cfg.seat && last.by === "clock");
+  }
+
   // An action the clock took for a seat that ran out of time (`last_action.by`), for the log.
   function noteClock(msg) {
     const last = msg.last_action;
@@ -1390,6 +1414,9 @@
     pickOk,
     act,
     render,
+    // The person dismissed the last deal's summary: their held clock of `deal` may start
+    // (the protocol's `ready`; a lost one costs only the wait for the cap).
+    ready: (deal) => cfg.seat !== null && send({ type: "ready", deal }),
     // The replay page's door: draw a state it made from a replay step (no socket, no seat).
     show(state) {
       current = state;
@@ -1403,6 +1430,7 @@
     pending: () => pending,
     lifted: () => (lifted ? lifted.card : null),
     confirmMoves,
+    late: () => performance.now() < lateUntil, // a click now is dropped: the clock just chose
     connected: () => Boolean(ws && ws.readyState === WebSocket.OPEN),
     drop: () => ws && ws.close(),
     sound: () => ({ on: soundOn, played: soundsPlayed }),

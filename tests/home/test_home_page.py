@@ -46,9 +46,16 @@ def test_an_anonymous_visitor_is_offered_sign_up_for_every_game(client):
 def test_a_player_gets_a_play_now_button_for_every_game_that_starts_a_table(client, bob):
     client.force_login(bob)
     page = home(client)
-    forms = page.find(id="play-now").forms()
+    play_now = page.find(id="play-now")
     action = reverse("gameplay:play-now")
-    assert forms == [{"action": action, "game": g.name} for g in catalogue.games()]
+    # One form: the pace (relaxed for a first game), and a button per game naming it.
+    assert play_now.forms() == [{"action": action}]
+    radios = [i.attrs for i in play_now.find_all("input") if i.attrs.get("type") == "radio"]
+    assert [r["value"] for r in radios] == ["relaxed", "normal", "fast"]
+    assert [r["value"] for r in radios if "checked" in r] == ["relaxed"]
+    for game in catalogue.games():
+        button = play_now.find(tag="button", value=game.name)
+        assert button.attrs["form"] == "play-now-form" and button.attrs["name"] == "game"
 
     response = client.post(action, {"game": "mediatore"})  # what one click sends
     table = Table.objects.get(seats__user=bob)

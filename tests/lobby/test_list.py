@@ -42,6 +42,9 @@ def test_an_entry_has_exactly_the_specs_fields(ana, olga):
             "chiamo_threes_only": False,
         },
         "deals": 2,
+        # Additions of the paces (docs/lobby.md): the clock, and its pace's name if it has one.
+        "seconds_per_move": 30,
+        "pace": None,
         "rated": True,
         "status": "waiting",
         "seats": [

@@ -37,10 +37,12 @@ def test_play_now_makes_a_started_table_and_opens_its_page(client, ana):
     table = Table.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/tables/{table.id}/"
     assert "token" not in response["Location"]
-    assert (table.status, table.rated, table.seconds_per_move, table.n_deals) == (
+    # A first game is relaxed (gameplay/paces.py): 90 s a move.
+    assert (table.status, table.rated, table.seconds_per_move, table.pace, table.n_deals) == (
         "playing",
         True,
-        30,
+        90,
+        "relaxed",
         4,
     )
     seats = list(Seat.objects.filter(table=table).order_by("number"))
