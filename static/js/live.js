@@ -124,6 +124,7 @@
       case "table_started": {
         const url = sitePath(message.url);
         if (!url) return;
+        dismiss(`offer:${message.table}`); // an offer accepted by all: nothing left to answer
         if (waits(message.table)) window.location.assign(url);
         else if (window.location.pathname !== url) {
           notify({ key: `started:${message.table}`, type: message.type, text: words.started, url, link: words.go });
@@ -135,6 +136,7 @@
         notify({
           key: `offer:${message.table}`,
           type: message.type,
+          table: message.table,
           text: fill(words.offered, message.by),
           url: message.url,
           link: words.see,
@@ -221,8 +223,12 @@
     });
   }
 
+  // A notice about a page the person went to (its table, its offer) has done its work.
+  const here = (notice) =>
+    sitePath(notice.url) === window.location.pathname ||
+    (notice.table && window.location.pathname.startsWith(`/tables/${notice.table}/`));
   for (const notice of stored()) {
-    if (sitePath(notice.url) === window.location.pathname) dismiss(notice.key); // arrived there
+    if (here(notice)) dismiss(notice.key);
     else render(notice);
   }
   connect();

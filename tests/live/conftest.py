@@ -10,6 +10,7 @@ import pytest
 
 from gameplay.models import Seat
 from gameplay.services import live, lobby
+from tests.browser.conftest import browser, screenshots, server  # noqa: F401  (fixtures)
 from tests.lobby.conftest import ana, ben, cleo, olga, play_out  # noqa: F401  (fixtures)
 
 
