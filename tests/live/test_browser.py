@@ -69,7 +69,8 @@ def test_the_invitation_moves_to_the_table_and_a_rematch_is_accepted_live(
 
         # A offers a rematch; B's open finished table shows the offer at once, and the header.
         a.click("#rematch-form button")
-        a.wait_for_selector("#invite-url")
+        a.wait_for_url(re.compile(r"/tables/[0-9a-f]+/join/$"))
+        a.wait_for_selector("#invitation[data-wait-table]")
         second = table_id(a.url)
         assert second != first
         offer = b.locator(f'#lobby-actions .rematch-offer[data-offer="{second}"]')
@@ -121,7 +122,8 @@ def test_a_declined_rematch_tells_the_one_who_offered(server, browser, screensho
         a.goto(f"{server.url}/tables/{first}/")
         a.wait_for_selector("#rematch-form", state="visible", timeout=60_000)
         a.click("#rematch-form button")
-        a.wait_for_selector("#invite-url")
+        a.wait_for_url(re.compile(r"/tables/[0-9a-f]+/join/$"))
+        a.wait_for_selector("#invitation[data-wait-table]")
         a.wait_for_selector(LIVE, state="attached")
         # B opens the page after the offer was made: it is there (rendered, or caught up).
         b.reload()
