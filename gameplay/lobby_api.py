@@ -166,6 +166,11 @@ class TableDetailSerializer(TableEntrySerializer):
         required=False,
         help_text="only on an embargoed (duplicate) table: its result waits for its section",
     )
+    rematch = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="a finished lobby table's rematch (its id) while it waits or plays; else null",
+    )
 
 
 class TableListSerializer(serializers.Serializer):

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from gameplay import api
+from gameplay import api, rematch_views
 from gameplay.lobby_forms import CreateTableForm
 from gameplay.models import Table
 from gameplay.services import lobby
@@ -127,6 +127,9 @@ def play(request: HttpRequest) -> HttpResponse:
 
 def _join_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     row = _row(table, request.user)
+    user = request.user
+    kept = [s for s in table.seats.all() if s.reserved_for_id is not None and s.user_id is None]
+    kept_for_me = user.is_authenticated and any(s.reserved_for_id == user.pk for s in kept)
     # Who sits where is the invitation's point while the table waits; afterwards only those
     # who may watch the table see it.
     show_seats = table.status != CANCELLED and (
@@ -142,6 +145,12 @@ def _join_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         "show_seats": show_seats,
         "invite_abs": request.build_absolute_uri(row["invite_url"]),
         "seconds_per_move": table.seconds_per_move,
+        # A rematch keeps its players' seats: shown as kept, not open; the viewer's own is an
+        # offer to accept or decline.
+        "kept_seats": [s.number for s in kept],
+        "offer": rematch_views.offer(table)
+        if kept_for_me and table.status == WAITING and row["my_seat"] is None
+        else None,
     }
 
 
@@ -272,7 +281,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "replay_url": f"/tables/{table.id}/replay/" if finished and not withheld else None,
             }
         )
-    return render(request, "gameplay/lobby/my_games.html", {"page": page, "rows": rows})
+    context = {"page": page, "rows": rows, "offers": rematch_views.offers_for(user)}
+    return render(request, "gameplay/lobby/my_games.html", context)
 
 
 def waiting_table(request: HttpRequest, table: Table, seat: int | None) -> HttpResponse:
@@ -296,13 +306,18 @@ def table_extras(request: HttpRequest, table: Table) -> dict[str, Any]:
     if not played:
         return {"lobby": None}
     rematch = (
-        table.rematches.exclude(status=CANCELLED).values_list("id", flat=True).first()
+        table.rematches.exclude(status=CANCELLED).prefetch_related("seats").first()
         if table.status == FINISHED
         else None
     )
+    seated = rematch is not None and any(s.user_id == user.pk for s in rematch.seats.all())
     return {
         "lobby": {
             "can_resign": table.status == PLAYING and user.pk in played,
-            "rematch_url": _join_url(rematch) if rematch else None,
+            # Seated at the rematch (offered or accepted): its page; asked: the offer.
+            "rematch_url": _table_url(rematch.id) if seated else None,
+            "offer": rematch_views.offer(rematch)
+            if rematch is not None and not seated and rematch.status == WAITING
+            else None,
         }
     }

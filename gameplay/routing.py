@@ -15,6 +15,7 @@ from django.urls import path, re_path
 
 from gameplay import converters  # noqa: F401  (registers <table_id:...>)
 from gameplay.consumers.echo import EchoConsumer
+from gameplay.consumers.lobby import LobbyConsumer
 from gameplay.consumers.table import TableConsumer
 
 
@@ -42,6 +43,7 @@ def without_nul_in_query(app: Any) -> Any:
 
 websocket_urlpatterns = [
     path("ws/echo/", EchoConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/tables/<table_id:table_id>/", without_nul_in_query(TableConsumer.as_asgi())),
     re_path(r"", refused),
 ]

@@ -6,6 +6,7 @@ from gameplay import (
     converters,  # noqa: F401  (registers <table_id:...>)
     lobby_views,
     play_now,
+    rematch_views,
     replay_views,
     rules_views,
     summary_views,
@@ -35,6 +36,7 @@ urlpatterns = [
     path("tables/<table_id:table_id>/join/", lobby_views.join, name="join"),
     path("tables/<table_id:table_id>/leave/", lobby_views.leave, name="leave"),
     path("tables/<table_id:table_id>/rematch/", lobby_views.rematch, name="rematch"),
+    path("tables/<table_id:table_id>/decline/", rematch_views.decline, name="decline"),
     path("games/", lobby_views.my_games, name="my-games"),
     # How to play: the games, and each game's rules page (gameplay/rules_views.py).
     path("rules/", rules_views.rules_index, name="rules-index"),

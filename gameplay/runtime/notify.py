@@ -110,6 +110,13 @@ def send_states(
         for seat, p in payloads.items()
     ]
 
+    publish(layer, messages)
+
+
+def publish(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """group_send each `(group, message)`, from any thread: in a server's worker thread the
+    server's loop sends them and this thread goes on; elsewhere (a command, a task) it waits."""
+
     async def fan_out() -> None:
         await _publish(layer, messages)
 
@@ -151,7 +158,9 @@ def _done(task: asyncio.Future) -> None:
     _pending.discard(task)
     if not task.cancelled() and task.exception() is not None:
         exc = task.exception()
-        logger.error("could not publish table states", exc_info=(type(exc), exc, exc.__traceback__))
+        logger.error(
+            "could not publish to the channel layer", exc_info=(type(exc), exc, exc.__traceback__)
+        )
 
 
 async def _publish(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:

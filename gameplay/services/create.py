@@ -18,7 +18,7 @@ from django.utils import timezone
 from gameplay import clock
 from gameplay.models import Seat, Table, default_connect_grace
 from gameplay.runtime import cache, runner
-from gameplay.services import table_context
+from gameplay.services import lobby_live, table_context
 from gameplay.services.after_commit import after_commit
 from games import Match, VariantError, bots, registry
 
@@ -253,4 +253,6 @@ def deal_waiting(table: Table) -> Match:
         after_commit(snap, match, bots_first, final=True)
 
     transaction.on_commit(started)
+    # After the table is in the cache: every person seated goes to it (their waiting pages).
+    lobby_live.table_started(table_id, [s.user_id for s in seats])
     return match

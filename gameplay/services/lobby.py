@@ -40,6 +40,7 @@ from gameplay import paces
 from gameplay.models import Seat, Table, new_seat_token
 from gameplay.runtime import cache, notify
 from gameplay.runtime.runner import bot_delay
+from gameplay.services import lobby_live
 from gameplay.services.after_commit import after_commit
 from gameplay.services.create import SeatSpec, create_table, deal_waiting
 from gameplay.services.matches import load_match
@@ -165,7 +166,18 @@ def detail(table: Table) -> dict[str, Any]:
         **entry(table),
         "seq": table.seq,
         "result": table.result if table.status == FINISHED else None,
+        "rematch": live_rematch(table) if table.status == FINISHED else None,
     }
+
+
+def live_rematch(table: Table) -> str | None:
+    """The id of the rematch of this finished table that has not been cancelled, if any."""
+    return (
+        Table.objects.filter(rematch_of=table)
+        .exclude(status=CANCELLED)
+        .values_list("id", flat=True)
+        .first()
+    )
 
 
 def readable_table(user: Any, table_id: Any) -> Table:
@@ -573,7 +585,50 @@ def rematch(user: Any, table_id: str) -> Joined:
             raise LobbyError(400, str(exc)) from None
         number = next(n for n, s in enumerate(specs) if s.user_id == user.pk)
         seat = Seat.objects.get(table=table, number=number)
+        asked = [s.reserved_for for s in specs if s.reserved_for is not None]
+        lobby_live.rematch_offered(table.id, old.id, _name(user), asked)
         return Joined(table, number, seat.token)
+
+
+def rematch_offers(user: Any) -> QuerySet[Table]:
+    """The waiting rematches with a seat kept for this user, newest first (what the socket's
+    `rematch_offered` said, for a page or a program that was not listening). Run
+    `expire_waiting` first where nothing else did (My games' `my_tables` does)."""
+    if not getattr(user, "is_authenticated", False):
+        return Table.objects.none()
+    kept = Seat.objects.filter(reserved_for=user, user__isnull=True).values("table_id")
+    return (
+        Table.objects.filter(pk__in=kept, status=WAITING, rematch_of__isnull=False)
+        .defer("state", "record")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def decline_rematch(user: Any, table_id: str) -> Table:
+    """Say no to a rematch: a player it waits for (or one already seated at it) cancels it, as
+    a rematch is for the same players; its other players are told. `409` once it started or for
+    a table that is not a waiting rematch, `403` for anyone it does not concern."""
+    _account(user)
+    with transaction.atomic():
+        table = _locked(table_id)
+        seats = _seats(table)
+        if not any(user.pk in (s.user_id, s.reserved_for_id) for s in seats):
+            raise LobbyError(403, gettext("This rematch is not waiting for you."))
+        if table.rematch_of_id is None or table.status != WAITING:
+            raise LobbyError(409, gettext("This table is not a rematch waiting for players."))
+        table.status = CANCELLED
+        table.seats_rev += 1
+        table.updated_at = timezone.now()
+        table.save(update_fields=["status", "seats_rev", "updated_at"])
+        _announce_waiting(table)
+        others = [
+            uid
+            for s in seats
+            for uid in (s.user_id, s.reserved_for_id)
+            if uid is not None and uid != user.pk
+        ]
+        lobby_live.rematch_declined(table.id, table.rematch_of_id, _name(user), others)
+        return table
 
 
 def expire_waiting(now: datetime | None = None) -> int:

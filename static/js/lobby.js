@@ -1,7 +1,8 @@
 // The lobby's pages (gameplay/templates/gameplay/lobby/): plain JavaScript, no framework.
 // - the create form shows only the chosen game's variant flags and its seat count;
 // - "Copy" buttons copy the invitation link;
-// - a waiting table's page follows the table socket and reloads when the table starts.
+// - a waiting table's page (and a seated person's invitation) follows the table socket: it
+//   reloads when the seats change, and goes to the table when it starts.
 // Every text a person reads comes translated from the page (data-* attributes).
 (function () {
   "use strict";
@@ -96,7 +97,10 @@
         const message = JSON.parse(event.data);
         if (message.type !== "state") return;
         const nobody = (message.players || []).filter((p) => p === null).length;
-        if (message.status !== "waiting" || nobody !== empty) window.location.reload();
+        // A seated person's page (data-wait-table) goes to the table the moment it starts.
+        if (message.status === "playing" && waiting.dataset.waitTable) {
+          window.location.assign(`/tables/${id}/`);
+        } else if (message.status !== "waiting" || nobody !== empty) window.location.reload();
       });
       socket.addEventListener("close", (event) => {
         if (event.code === 4409 || event.code === 4403) window.location.reload(); // seat changed

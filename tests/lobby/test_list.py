@@ -122,7 +122,7 @@ def test_the_detail_is_the_entry_plus_seq_and_result(ana, olga):
     made = create(ana, game="saichugen")
     detail = api(olga).get(f"{TABLES}{made['table']}/").json()
     [entry] = api(olga).get(TABLES).json()["results"]
-    assert detail == {**entry, "seq": 0, "result": None}
+    assert detail == {**entry, "seq": 0, "result": None, "rematch": None}
 
 
 def test_a_table_without_spectators_is_a_404_to_anyone_not_seated(ana, olga):

@@ -8,7 +8,7 @@ import pytest
 
 from gameplay.models import Table
 from gameplay.services import lobby
-from tests.language import text_plural
+from tests.language import text, text_plural
 
 from .conftest import play_out
 
@@ -72,7 +72,10 @@ def test_the_other_players_find_the_rematch_that_is_waiting_for_them(client, peo
     new = lobby.rematch(ana, table.id).table
     client.force_login(ben)
     html = page(client, table)
-    assert f'href="/tables/{new.id}/join/"' in html and 'id="rematch-form"' not in html
+    # The offer: who made it, Accept (join its table) and Decline.
+    assert f'action="/tables/{new.id}/join/"' in html and 'id="rematch-form"' not in html
+    assert f'action="/tables/{new.id}/decline/"' in html
+    assert text("%(by)s offers a rematch.") % {"by": "ana"} in html
     response = client.post(f"/tables/{new.id}/join/")
     assert response["Location"] == f"/tables/{new.id}/"
     new.refresh_from_db()
