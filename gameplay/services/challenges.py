@@ -72,13 +72,16 @@ def entry(ch: Challenge, viewer: Any) -> dict[str, Any]:
     }
 
 
-def my_challenges(user: Any) -> QuerySet[Challenge]:
+def my_challenges(user: Any, *, expire: bool = True) -> QuerySet[Challenge]:
     """The user's challenges, both directions, newest first: pending ones and those answered in
-    the last hour. Expires the old ones first."""
+    the last hour. `expire` closes the old ones first (a cheap page only leaves them out)."""
     if not getattr(user, "is_authenticated", False):
         return Challenge.objects.none()
-    expire_challenges()
-    recent = Q(status=PENDING) | Q(answered_at__gte=timezone.now() - LISTED_FOR)
+    if expire:
+        expire_challenges()
+    now = timezone.now()
+    fresh = now - timedelta(seconds=challenge_expiry())
+    recent = Q(status=PENDING, created_at__gt=fresh) | Q(answered_at__gte=now - LISTED_FOR)
     return (
         Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
         .filter(recent)
@@ -87,9 +90,9 @@ def my_challenges(user: Any) -> QuerySet[Challenge]:
     )
 
 
-def incoming(user: Any) -> QuerySet[Challenge]:
+def incoming(user: Any, *, expire: bool = True) -> QuerySet[Challenge]:
     """The challenges waiting for this user's answer."""
-    return my_challenges(user).filter(challenged=user, status=PENDING)
+    return my_challenges(user, expire=expire).filter(challenged=user, status=PENDING)
 
 
 def readable_challenge(user: Any, challenge_id: Any) -> Challenge:

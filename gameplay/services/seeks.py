@@ -92,11 +92,18 @@ def _pool(game: str, pace: str, rated: bool) -> QuerySet[Seek]:
     return Seek.objects.filter(status=OPEN, game=game, pace=pace, rated=rated)
 
 
-def open_seeks() -> QuerySet[Seek]:
-    """Every open seek, oldest first (`GET /api/seeks/`, the lobby's live list). Expires the
-    old ones first, so no list shows a stale seek between two sweeps."""
-    expire_seeks()
-    return Seek.objects.filter(status=OPEN).select_related("user").order_by("created_at", "id")
+def open_seeks(*, expire: bool = True) -> QuerySet[Seek]:
+    """Every open seek, oldest first (`GET /api/seeks/`, the lobby's list). No list shows a
+    seek past its time between two sweeps: `expire` closes those first (and tells their
+    seekers); a page that must stay cheap only leaves them out."""
+    if expire:
+        expire_seeks()
+    fresh = timezone.now() - timedelta(seconds=seek_expiry())
+    return (
+        Seek.objects.filter(status=OPEN, created_at__gt=fresh)
+        .select_related("user")
+        .order_by("created_at", "id")
+    )
 
 
 def current_seek(user: Any) -> Seek | None:

@@ -73,7 +73,7 @@ def test_my_games_is_paginated_with_a_constant_number_of_queries(
     for _ in range(2):
         lobby.create_friendly(ana, game="saichugen", bots=2)
     client.force_login(ana)
-    with django_assert_max_num_queries(7) as few:  # with the header's unread-notices count
+    with django_assert_max_num_queries(8) as few:  # the header's notices, challenges to you
         assert client.get(MY_GAMES).status_code == 200
     for game in ["mediatore", "schieberamsch", "three_five_eight"] * 9:
         lobby.create_friendly(ana, game=game, bots=catalogue.game(game).seats - 1)
