@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gameplay.services import live
+from tests.browser.conftest import browser, screenshots, server  # noqa: F401  (fixtures)
 from tests.lobby.conftest import api, make_user  # noqa: F401  (re-exported for the tests)
 
 
