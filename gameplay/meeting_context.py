@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from gameplay import paces
-from gameplay.meeting_forms import ChallengeForm, SeekForm, bot_wait_label
+from gameplay.meeting_forms import ChallengeForm, SeekForm
 from gameplay.models import Challenge, Seek
 from gameplay.services import challenges, seeks
 from games import catalogue
@@ -44,7 +44,7 @@ def challenge_row(ch: Challenge, user: Any) -> dict[str, Any]:
 
 
 def waiting_words() -> dict[int, str]:
-    """"Waiting for N more players…" for every N a table can lack (the script picks one)."""
+    """ "Waiting for N more players…" for every N a table can lack (the script picks one)."""
     most = max(g.seats for g in catalogue.games())
     return {
         n: ngettext("Waiting for %(n)d more player…", "Waiting for %(n)d more players…", n)
@@ -109,11 +109,11 @@ def people_context(
         context["my_seek"] = {
             **seek_row(mine, user),
             "elapsed": elapsed,
-            "bots_label": bot_wait_label(mine.bots_after),
-            "seats": catalogue.game(mine.game).seats,
-            "bots_in": None
+            "bots_label": gettext("people only")
             if mine.bots_after is None
-            else max(0, mine.bots_after - elapsed),
+            else gettext("bots after %(n)d s") % {"n": mine.bots_after},
+            "seats": catalogue.game(mine.game).seats,
+            "bots_in": None if mine.bots_after is None else max(0, mine.bots_after - elapsed),
         }
     if signed_in:
         rows = [challenge_row(c, user) for c in challenges.my_challenges(user, expire=False)]
@@ -128,4 +128,3 @@ def incoming_context(user: Any) -> dict[str, Any]:
     """My games: the challenges waiting for your answer (one query)."""
     rows = [challenge_row(c, user) for c in challenges.incoming(user, expire=False)]
     return {"incoming_challenges": rows, "people_words": script_words()}
-

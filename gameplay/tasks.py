@@ -14,9 +14,9 @@ from celery import shared_task
 
 from gameplay import queue
 from gameplay.services.bot_moves import play_bot, play_bot_beside
+from gameplay.services.challenges import expire_challenges
 from gameplay.services.clocks import sweep_clocks as sweep
 from gameplay.services.lobby import expire_waiting
-from gameplay.services.challenges import expire_challenges
 from gameplay.services.seeks import sweep as sweep_seeks_now
 
 

@@ -233,8 +233,10 @@ def accept(user: Any, challenge_id: Any) -> Challenge:
             name, url = user.get_username(), table.get_absolute_url()
             meeting.notice(
                 ch.challenger,
-                lambda: gettext("%(name)s accepted your challenge: the table waits for players.")
-                % {"name": name},
+                lambda: (
+                    gettext("%(name)s accepted your challenge: the table waits for players.")
+                    % {"name": name}
+                ),
                 url,
             )
     return ch
@@ -249,8 +251,9 @@ def decline(user: Any, challenge_id: Any) -> Challenge:
         name, game = user.get_username(), _game_name(ch.game)
         meeting.notice(
             ch.challenger,
-            lambda: gettext("%(name)s declined your %(game)s challenge.")
-            % {"name": name, "game": game},
+            lambda: (
+                gettext("%(name)s declined your %(game)s challenge.") % {"name": name, "game": game}
+            ),
             ANSWER_URL,
         )
     return ch
@@ -291,10 +294,10 @@ def expire_challenges(now: datetime | None = None) -> int:
             name, game = ch.challenged.get_username(), _game_name(ch.game)
             meeting.notice(
                 ch.challenger,
-                lambda name=name, game=game: gettext(
-                    "Your %(game)s challenge to %(name)s expired without an answer."
-                )
-                % {"name": name, "game": game},
+                lambda name=name, game=game: (
+                    gettext("Your %(game)s challenge to %(name)s expired without an answer.")
+                    % {"name": name, "game": game}
+                ),
                 ANSWER_URL,
             )
     return expired

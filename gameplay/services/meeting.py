@@ -53,9 +53,7 @@ def checked_pace(pace: Any) -> paces.Pace:
     found = paces.PACES.find(pace) if isinstance(pace, str) else None
     if found is None or found.turn_based or found.seconds <= 0:
         names = ", ".join(p.name for p in paces.PACES.values() if not p.turn_based)
-        raise LobbyError(
-            400, gettext("pace must be one of: %(paces)s.") % {"paces": names}
-        )
+        raise LobbyError(400, gettext("pace must be one of: %(paces)s.") % {"paces": names})
     return found
 
 

@@ -262,9 +262,9 @@ def match_pool(game: str, pace: str, rated: bool, now: datetime | None = None) -
 def _seat(group: list[Seek], now: datetime) -> Table:
     """The group's table; the seeks matched to it, all or none (`_Lost`)."""
     first = group[0]
-    users = [s.user for s in Seek.objects.filter(pk__in=[s.pk for s in group]).select_related(
-        "user"
-    )]
+    users = [
+        s.user for s in Seek.objects.filter(pk__in=[s.pk for s in group]).select_related("user")
+    ]
     table = meeting.people_table(
         first.game, users, seconds_per_move=first.seconds_per_move, rated=first.rated
     )
@@ -286,7 +286,9 @@ def expire_seeks(now: datetime | None = None) -> int:
     """Close the seeks older than `SEEK_EXPIRY` and tell each seeker; how many."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=seek_expiry())
-    due = list(Seek.objects.filter(status=OPEN, created_at__lte=cutoff).select_related("user")[:500])
+    due = list(
+        Seek.objects.filter(status=OPEN, created_at__lte=cutoff).select_related("user")[:500]
+    )
     expired = 0
     for old in due:
         with transaction.atomic():
@@ -298,10 +300,10 @@ def expire_seeks(now: datetime | None = None) -> int:
             game = registry.get_game(old.game).display_name
             meeting.notice(
                 old.user,
-                lambda game=game: gettext(
-                    "Nobody came for your %(game)s seek; it has expired. Seek again?"
-                )
-                % {"game": game},
+                lambda game=game: (
+                    gettext("Nobody came for your %(game)s seek; it has expired. Seek again?")
+                    % {"game": game}
+                ),
                 "/play/#people",
             )
     if expired:

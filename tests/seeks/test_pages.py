@@ -41,7 +41,9 @@ def test_seek_wait_cancel_and_meet_from_the_page(client, ana, ben, cleo):
     assert client.post(f"/play/seek/{mine.id}/cancel/").status_code == 302
     assert Seek.objects.get(pk=mine.pk).status == "cancelled"
     for person in (ana, ben):
-        login(client, person).post("/play/seek/", {"game": "saichugen", "pace": "normal", "rated": "1"})
+        login(client, person).post(
+            "/play/seek/", {"game": "saichugen", "pace": "normal", "rated": "1"}
+        )
     last = login(client, cleo).post(
         "/play/seek/", {"game": "saichugen", "pace": "normal", "rated": "1"}
     )
@@ -57,11 +59,13 @@ def test_a_bad_seek_is_a_400_page_that_makes_nothing(client, ana):
 
 def test_challenge_and_accept_from_the_pages(client, ana, ben):
     wrong = login(client, ana).post(
-        "/play/challenge/", {"player": "nobody", "game": "saichugen", "pace": "fast", "rated": "1", "bots": "1"}
+        "/play/challenge/",
+        {"player": "nobody", "game": "saichugen", "pace": "fast", "rated": "1", "bots": "1"},
     )
     assert wrong.status_code == 404 and "Nobody here is called nobody" in wrong.content.decode()
     sent = client.post(
-        "/play/challenge/", {"player": "BEN", "game": "saichugen", "pace": "fast", "rated": "1", "bots": "1"}
+        "/play/challenge/",
+        {"player": "BEN", "game": "saichugen", "pace": "fast", "rated": "1", "bots": "1"},
     )
     assert sent.status_code == 302
     ch = Challenge.objects.get()
@@ -80,7 +84,8 @@ def test_challenge_and_accept_from_the_pages(client, ana, ben):
 
 def test_declining_from_my_games_comes_back_there(client, ana, ben):
     login(client, ana).post(
-        "/play/challenge/", {"player": "ben", "game": "mediatore", "pace": "relaxed", "rated": "0", "bots": "0"}
+        "/play/challenge/",
+        {"player": "ben", "game": "mediatore", "pace": "relaxed", "rated": "0", "bots": "0"},
     )
     ch = Challenge.objects.get()
     done = login(client, ben).post(f"/play/challenges/{ch.id}/decline/", {"next": "/games/"})
