@@ -229,6 +229,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Quick pairing (docs/lobby.md, "Seeks"): bots fill a seek's table once its wait has
+    # passed; old seeks and challenges expire.
+    "gameplay-sweep-seeks": {
+        "task": "gameplay.sweep_seeks",
+        "schedule": 2.0,
+        "options": {"expires": 5},
+    },
     # Notices whose mail task was lost; deadline reminders; asynchronous events' deadline
     # policies (docs/league.md, "Notifications", "Schedule"). Each is idempotent.
     "league-sweep-notice-mail": {

@@ -49,6 +49,7 @@ urlpatterns = [
     ),
     path("api/token/", accounts_api.ObtainToken.as_view(), name="api-token"),
     path("api/tables/", include("gameplay.lobby_api_urls")),
+    path("api/", include("gameplay.meeting_api_urls")),  # seeks/, challenges/
     path("api/", include("league.api.urls")),
     path("", include("league.urls")),
     path("", include("gameplay.urls")),

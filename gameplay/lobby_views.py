@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from gameplay import api, rematch_views
+from gameplay import api, meeting_context, rematch_views
 from gameplay.lobby_forms import CreateTableForm
 from gameplay.models import Table
 from gameplay.services import lobby
@@ -106,6 +106,21 @@ def play(request: HttpRequest) -> HttpResponse:
             status = 400
     elif user.is_authenticated:
         form = CreateTableForm()
+    return render_play(request, form=form, status=status)
+
+
+def render_play(
+    request: HttpRequest,
+    *,
+    form: CreateTableForm | None = None,
+    status: int = 200,
+    people: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The lobby page; `people`: its blocks for meeting people, bound to a refused form
+    (`gameplay/meeting_views.py`), else fresh."""
+    user = request.user
+    if form is None and user.is_authenticated:
+        form = CreateTableForm()
     listed = lobby.list_tables(user, WAITING)
     if user.is_authenticated:
         listed = listed.exclude(seats__user=user)  # one's own are in "Your tables"
@@ -121,6 +136,7 @@ def play(request: HttpRequest) -> HttpResponse:
         "open_tables": [_row(t, user) for t in open_page.object_list],
         "my_waiting": mine,
         "seat_counts": form.seat_counts() if form else {},
+        **(people if people is not None else meeting_context.people_context(user)),
     }
     return render(request, "gameplay/lobby/play.html", context, status=status)
 
@@ -281,7 +297,12 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 "replay_url": f"/tables/{table.id}/replay/" if finished and not withheld else None,
             }
         )
-    context = {"page": page, "rows": rows, "offers": rematch_views.offers_for(user)}
+    context = {
+        "page": page,
+        "rows": rows,
+        "offers": rematch_views.offers_for(user),
+        **meeting_context.incoming_context(user),
+    }
     return render(request, "gameplay/lobby/my_games.html", context)
 
 

@@ -257,3 +257,105 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} #{self.seq} seat {self.seat} {self.action}"
+
+
+def new_meeting_id() -> str:
+    """A seek's or a challenge's id: short and unguessable, like a table's."""
+    return secrets.token_hex(8)
+
+
+class Seek(models.Model):
+    """A person waiting to play `game` at `pace` with people (quick pairing, docs/lobby.md
+    "Seeks"): matched to a table with compatible seekers, or with bots after `bots_after`
+    seconds (null: never). One open seek per person; `table` once matched."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting"
+        MATCHED = "matched", "Matched to a table"
+        CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired"
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_meeting_id, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    game = models.CharField(max_length=32)
+    pace = models.CharField(max_length=32)
+    seconds_per_move = models.PositiveIntegerField(help_text="the pace's seconds when seeking")
+    rated = models.BooleanField(default=True)
+    bots_after = models.PositiveIntegerField(
+        null=True, blank=True, help_text="seconds before bots fill the table; null = never"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="seeks"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(
+                fields=["game", "pace", "rated", "created_at"],
+                name="open_seeks_pool",
+                condition=Q(status="open"),
+            ),
+        ]
+        constraints = [
+            # Seeking again replaces the open seek (the service cancels it first).
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="open"), name="one_open_seek_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seek {self.id} ({self.game}, {self.pace}, {self.status})"
+
+
+class Challenge(models.Model):
+    """One person inviting another by name to a table (docs/lobby.md "Challenges"): accepted
+    (`table` made), declined, withdrawn by the challenger, or expired."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        EXPIRED = "expired", "Expired"
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_meeting_id, editable=False)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    game = models.CharField(max_length=32)
+    pace = models.CharField(max_length=32)
+    seconds_per_move = models.PositiveIntegerField()
+    rated = models.BooleanField(default=True)
+    bots = models.BooleanField(default=True, help_text="bots take the other seats; else open")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenges"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One question at a time between two people, in each direction.
+            models.UniqueConstraint(
+                fields=["challenger", "challenged"],
+                condition=Q(status="pending"),
+                name="one_pending_challenge_per_pair",
+            ),
+            models.CheckConstraint(
+                condition=~Q(challenger=models.F("challenged")), name="no_challenge_to_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"challenge {self.id} ({self.game}, {self.status})"

@@ -15,6 +15,7 @@ from celery import Task, current_app
 BOT_MOVE = "gameplay.bot_move"
 SWEEP_CLOCKS = "gameplay.sweep_clocks"
 EXPIRE_WAITING = "gameplay.expire_waiting"
+SWEEP_SEEKS = "gameplay.sweep_seeks"
 
 
 def task(name: str) -> Task:

@@ -14,8 +14,10 @@ from celery import shared_task
 
 from gameplay import queue
 from gameplay.services.bot_moves import play_bot, play_bot_beside
+from gameplay.services.challenges import expire_challenges
 from gameplay.services.clocks import sweep_clocks as sweep
 from gameplay.services.lobby import expire_waiting
+from gameplay.services.seeks import sweep as sweep_seeks_now
 
 
 @shared_task(name="gameplay.ping")
@@ -46,3 +48,10 @@ def expire_waiting_tables() -> int:
     """Cancel the lobby tables that waited longer than `LOBBY_WAITING_EXPIRY` (Celery beat,
     every minute; the lobby's list does it too, for the embedded mode without beat)."""
     return expire_waiting()
+
+
+@shared_task(name=queue.SWEEP_SEEKS, ignore_result=True)
+def sweep_seeks() -> int:
+    """Quick pairing's clock (Celery beat, every two seconds; the embedded server too): seat the
+    seekers whose bot wait has passed, expire old seeks and challenges."""
+    return sweep_seeks_now() + expire_challenges()

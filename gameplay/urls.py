@@ -5,6 +5,7 @@ from django.urls import path
 from gameplay import (
     converters,  # noqa: F401  (registers <table_id:...>)
     lobby_views,
+    meeting_views,
     play_now,
     rematch_views,
     replay_views,
@@ -33,6 +34,15 @@ urlpatterns = [
     ),
     # The lobby's pages (gameplay/lobby_views.py, docs/lobby.md).
     path("play/", lobby_views.play, name="play"),
+    # Meeting people: seeks and challenges (gameplay/meeting_views.py, docs/lobby.md).
+    path("play/seek/", meeting_views.seek, name="seek"),
+    path("play/seek/<table_id:seek_id>/cancel/", meeting_views.cancel_seek, name="seek-cancel"),
+    path("play/challenge/", meeting_views.challenge, name="challenge"),
+    path(
+        "play/challenges/<table_id:challenge_id>/<str:action>/",
+        meeting_views.answer,
+        name="challenge-answer",
+    ),
     path("tables/<table_id:table_id>/join/", lobby_views.join, name="join"),
     path("tables/<table_id:table_id>/leave/", lobby_views.leave, name="leave"),
     path("tables/<table_id:table_id>/rematch/", lobby_views.rematch, name="rematch"),

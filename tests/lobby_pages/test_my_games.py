@@ -73,8 +73,8 @@ def test_my_games_is_paginated_with_a_constant_number_of_queries(
     for _ in range(2):
         lobby.create_friendly(ana, game="saichugen", bots=2)
     client.force_login(ana)
-    # With the header's unread-notices count and the rematch offers.
-    with django_assert_max_num_queries(8) as few:
+    # The header's unread-notices count, the rematch offers and the challenges to you.
+    with django_assert_max_num_queries(9) as few:
         assert client.get(MY_GAMES).status_code == 200
     for game in ["mediatore", "schieberamsch", "three_five_eight"] * 9:
         lobby.create_friendly(ana, game=game, bots=catalogue.game(game).seats - 1)

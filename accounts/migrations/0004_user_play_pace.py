@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_language_bot_account'),
+        ('accounts', '0003_display_preferences'),
     ]
 
     operations = [
