@@ -29,6 +29,9 @@ class User(AbstractUser):
     # the ratings of the people it played must not change meaning afterwards. Not to be mixed up
     # with league.Player.is_bot, a built-in bot (never an account).
     is_bot_account = models.BooleanField(_("bot account"), default=False)
+    # A visitor who plays at once without signing up (accounts/guests.py): logged in like anyone,
+    # named "Guest-…", never rated, cleared when they sign up (the same row becomes theirs).
+    is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
 
     # set_unusable_password (the admin's "disable password-based authentication") since the last
     # save; set_password is Django's own `_password`.

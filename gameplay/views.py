@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from accounts.guests import is_guest_name
 from gameplay import api, lobby_views
 from gameplay.models import Table
 from gameplay.services import duplicate_tables, identity, matches, summaries, table_context
@@ -35,6 +36,8 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         # Not dealt (yet, or ever): its invitation and Leave instead of an empty table.
         return lobby_views.waiting_table(request, obj, viewer.seat if viewer else None)
     seats = list(obj.seats.order_by("number").values("number", "name", "bot"))
+    for seat in seats:  # the guest mark (a guest's name says so: accounts.guests)
+        seat["guest"] = not seat["bot"] and is_guest_name(seat["name"])
     spec = registry.get_game(obj.game)
     if viewer is None:
         return render(
@@ -48,7 +51,15 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "game": obj.game,
         "gameName": spec.display_name,
         "seat": viewer.seat,
-        "players": [{"seat": s["number"], "name": s["name"], "bot": bool(s["bot"])} for s in seats],
+        "players": [
+            {
+                "seat": s["number"],
+                "name": s["name"],
+                "bot": bool(s["bot"]),
+                "guest": not s["bot"] and is_guest_name(s["name"]),
+            }
+            for s in seats
+        ],
         "nDeals": obj.n_deals,
         "secondsPerMove": obj.seconds_per_move,
         "socketPath": f"/ws/tables/{obj.id}/",

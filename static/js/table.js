@@ -574,6 +574,7 @@
       const tags = [];
       if (s === state.seat) tags.push(h("span", { class: "tag you" }, gettext("you")));
       if (p.bot) tags.push(h("span", { class: "tag" }, gettext("bot")));
+      if (p.guest) tags.push(h("span", { class: "tag guest" }, gettext("guest")));
       const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];
