@@ -34,7 +34,8 @@ GUEST_PREFIX = "Guest-"
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 NAME_LENGTH = 4
 LONG_NAME_LENGTH = 6  # after a few collisions (many guests at once): a longer name
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+# The account backend of AUTHENTICATION_BACKENDS (a session names it; it must be one of them).
+BACKEND = "allauth.account.auth_backends.AuthenticationBackend"
 WINDOW_SECONDS = 3600
 
 
