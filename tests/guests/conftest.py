@@ -10,8 +10,8 @@ from django.core.cache import cache as django_cache
 
 from accounts.guests import create_guest
 from tests.browser.conftest import browser, desktop, phone, screenshots, server  # noqa: F401
-from tests.lobby.conftest import ana, ben  # noqa: F401
 from tests.gameplay.conftest import quick_tables  # noqa: F401  (autouse)
+from tests.lobby.conftest import ana, ben  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

@@ -16,9 +16,7 @@ GAME = "three_five_eight"
 PASSWORD = "a guest's pass phrase"
 
 
-def test_a_guest_plays_a_move_signs_up_and_finds_the_game_in_my_games(
-    server, desktop, screenshots
-):
+def test_a_guest_plays_a_move_signs_up_and_finds_the_game_in_my_games(server, desktop, screenshots):
     page = desktop
     errors = watch_errors(page)
     page.goto(f"{server.url}/")

@@ -19,12 +19,12 @@ from accounts import guests
 from gameplay.models import Seat, Table
 from gameplay.services import lobby
 from league.errors import LeagueError
-from league.models import Event, Player, RatedMatch, Rating
+from league.models import Event, RatedMatch, Rating
 from league.profile import services as profile
 from league.services import entering, permissions
 from league.services import guests as league_guests
 from league.services.players import player_for_user
-from tests.lobby.conftest import join, play_out
+from tests.lobby.conftest import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,7 +74,11 @@ def test_real_people_cannot_take_a_guest_name():
     assert profile.name_problem("Guestana") is None
     response = Client().post(
         "/accounts/signup/",
-        {"username": "Guest-7K3Q", "password1": "a long pass phrase", "password2": "a long pass phrase"},
+        {
+            "username": "Guest-7K3Q",
+            "password1": "a long pass phrase",
+            "password2": "a long pass phrase",
+        },
     )
     assert response.status_code == 200 and not User.objects.filter(username="Guest-7K3Q").exists()
     assert "kept for guests" in response.content.decode()
