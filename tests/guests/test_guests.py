@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "three_five_eight"
 User = get_user_model()
+PASSWORD = "a guest's new pass phrase"
 
 
 # --- making guests -------------------------------------------------------------------------------
@@ -149,9 +150,6 @@ def logged_in(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-PASSWORD = "a guest's new pass phrase"
 
 
 def sign_up(client: Client, name: str, **extra: str) -> Any:
