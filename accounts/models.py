@@ -50,6 +50,9 @@ class User(AbstractUser):
     confirm_moves = models.CharField(
         _("confirm moves"), max_length=8, choices=ConfirmMoves.choices, default=ConfirmMoves.AUTO
     )
+    # A visitor who plays at once without signing up (accounts/guests.py): logged in like anyone,
+    # named "Guest-…", never rated, cleared when they sign up (the same row becomes theirs).
+    is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
 
     # set_unusable_password (the admin's "disable password-based authentication") since the last
     # save; set_password is Django's own `_password`.

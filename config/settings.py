@@ -253,6 +253,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Guests idle for GUEST_IDLE_DAYS with no seat at a table in play: deleted (docs/accounts.md).
+    "league-delete-idle-guests": {
+        "task": "league.delete_idle_guests",
+        "schedule": 3600.0,
+        "options": {"expires": 3000},
+    },
 }
 
 # --- Tables ---------------------------------------------------------------------------------
@@ -429,6 +435,10 @@ CLAIM_INVITATION_DAYS = env_int("CLAIM_INVITATION_DAYS", 14, minimum=1)
 LEAGUE_OPEN_ORGANIZING = env_bool("LEAGUE_OPEN_ORGANIZING", False)
 # Reports about players one account may send in any 24 hours.
 PLAYER_REPORTS_PER_DAY = env_int("PLAYER_REPORTS_PER_DAY", 10, minimum=1)
+# Guests (docs/accounts.md, "Guests"): how many one client address may make in an hour, and after
+# how many idle days a guest with no seat at a table in play is deleted.
+GUEST_ACCOUNTS_PER_HOUR = env_int("GUEST_ACCOUNTS_PER_HOUR", 10, minimum=1)
+GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
 
 # --- Internationalisation, static files ----------------------------------------------------
 # docs/translations.md: a logged-in player's profile language, else the switcher's cookie or the

@@ -9,6 +9,7 @@ from accounts import api as accounts_api
 from accounts import language, preferences
 from accounts import views as accounts_views
 from config import api_root, favicon, health, schema, views
+from league.profile import guest_signup
 from league.profile import views as profile_views
 
 urlpatterns = [
@@ -33,6 +34,9 @@ urlpatterns = [
     path("accounts/profile/token/", profile_views.replace_token, name="profile-token"),
     path("accounts/profile/delete/", profile_views.delete_account, name="profile-delete"),
     path("accounts/claim/", profile_views.claim, name="claim"),
+    # allauth's sign-up, which lets a guest in to keep their games (league/profile/guest_signup.py).
+    path("accounts/signup/", guest_signup.signup),
+    path("accounts/guest/", accounts_views.play_as_guest, name="play-as-guest"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/", api_root.ApiRoot.as_view(), name="api-root"),

@@ -40,6 +40,7 @@ __all__ = [
     "anonymize_seats",
     "bot_level_label",
     "bot_levels",
+    "busy_accounts",
     "check_deal_set",
     "deal_outcomes",
     "deal_set",
@@ -51,6 +52,7 @@ __all__ = [
     "max_deals",
     "rank_label",  # a card's letter in the page's language (gameplay/card_letters.py)
     "release_tables",
+    "rename_seats",
     "start_table",
     "stop_table",
     "table_result",
@@ -367,6 +369,22 @@ def unfinished_tables_of(user_id: int) -> list[str]:
     )
 
 
+def busy_accounts(user_ids: Iterable[int], since: Any) -> set[int]:
+    """Those of these accounts that sit (or resigned, or have a rematch seat kept) at a table
+    that waits or is being played, or at any table touched since `since`: a guest's games that
+    are not done with (league.services.guests). One query."""
+    ids = list(user_ids)
+    if not ids:
+        return set()
+    seats = Seat.objects.filter(
+        Q(table__updated_at__gte=since) | ~Q(table__status__in=_OVER),
+    )
+    found: set[int] = set()
+    for field in ("user_id", "resigned_user_id", "reserved_for_id"):
+        found.update(seats.filter(**{f"{field}__in": ids}).values_list(field, flat=True).distinct())
+    return found
+
+
 def anonymize_seats(user_id: int, name: str) -> int:
     """Take a deleted account out of every table it sat at: each seat keeps its place in the
     table's history under `name` (its display name, and its name in the table's record and
@@ -392,6 +410,32 @@ def anonymize_seats(user_id: int, name: str) -> int:
         if seat.reserved_for_id == user_id:
             seat.reserved_for_id = None
     Seat.objects.bulk_update(seats, ["name", "token", "user", "resigned_user", "reserved_for"])
+    _rename_in_tables(by_table, name)
+    return len(seats)
+
+
+def rename_seats(user_id: int, name: str) -> int:
+    """A guest who signed up keeps their games under their new name: every seat the account
+    holds (or resigned) is shown as `name` from now on, in its display name and in the table's
+    record and state, finished tables included; the account keeps the seats. Call it inside the
+    caller's transaction. Returns the number of seats renamed."""
+    seats = list(
+        Seat.objects.select_for_update()
+        .filter(Q(user_id=user_id) | Q(resigned_user_id=user_id))
+        .order_by("table_id", "number")
+    )
+    by_table: dict[str, list[int]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat.number)
+        seat.name = name
+    Seat.objects.bulk_update(seats, ["name"])
+    _rename_in_tables(by_table, name)
+    return len(seats)
+
+
+def _rename_in_tables(by_table: dict[str, list[int]], name: str) -> None:
+    """Write `name` for these seats (table id → seat numbers) into each table's record and state,
+    and let every connection read the seats again."""
     for table in Table.objects.select_for_update().filter(pk__in=list(by_table)):
         numbers = by_table[table.pk]
         for blob in (table.record, (table.state or {}).get("state")):
@@ -404,4 +448,3 @@ def anonymize_seats(user_id: int, name: str) -> int:
             record=table.record, state=table.state, seats_rev=F("seats_rev") + 1
         )
         cache.forget(table.pk)
-    return len(seats)

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from gameplay import api, meeting_context, rematch_views
+from gameplay import api, guest_entry, meeting_context, rematch_views
 from gameplay.lobby_forms import CreateTableForm
 from gameplay.models import Table
 from gameplay.services import lobby
@@ -176,8 +176,15 @@ def join(request: HttpRequest, table_id: str) -> HttpResponse:
     table = get_object_or_404(Table.objects.prefetch_related("seats"), pk=table_id)
     status = 200
     if request.method == "POST":
+        if guest_entry.wants_guest(request):
+            refused = guest_entry.become_guest(request)
+            if refused is not None:
+                return refused
         if not request.user.is_authenticated:
-            return _to_login(request, _join_url(table_id))
+            here = _join_url(table_id)
+            return guest_entry.offer(
+                request, action=here, back=here, what=gettext("Join this table")
+            )
         try:
             joined = lobby.join(request.user, table_id)
         except lobby.LobbyError as exc:

@@ -4,19 +4,21 @@ The pace (`gameplay/paces.py`) is the one question Play now asks; left out, the 
 one (relaxed the first time), and the one chosen is remembered (`lobby.play_now`).
 
 The table starts at once (`lobby.play_now`) and the browser goes to its page, where the session
-identifies the player's seat: no link carries a seat token. Anonymous visitors log in first.
+identifies the player's seat: no link carries a seat token. An anonymous visitor is offered
+"Play as a guest" beside log-in and sign-up (gameplay/guest_entry.py); as a guest the same
+request goes on to the table.
 """
 
 from __future__ import annotations
-
-from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from gameplay import guest_entry
 from gameplay.services import lobby
 
 
@@ -32,10 +34,19 @@ def _back_to(request: HttpRequest) -> str:
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """Make the table and open it; a bad game or pace is a 400 that says why (nothing is made)."""
+    """Make the table and open it; a bad game or pace is a 400 that says why (nothing is made).
+    A visitor not logged in chooses first: as a guest, or log in, or sign up."""
+    if guest_entry.wants_guest(request):
+        refused = guest_entry.become_guest(request)
+        if refused is not None:
+            return refused
     if not request.user.is_authenticated:
-        login = reverse("account_login")
-        return redirect(f"{login}?{urlencode({'next': _back_to(request)})}")
+        return guest_entry.offer(
+            request,
+            action=reverse("gameplay:play-now"),
+            back=_back_to(request),
+            what=gettext("Play now"),
+        )
     try:
         joined = lobby.play_now(
             request.user, request.POST.get("game", ""), request.POST.get("pace") or None

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from accounts.guests import is_guest_name
 from accounts.preferences import display_preferences
 from gameplay import api, lobby_views
 from gameplay.models import Table
@@ -36,6 +37,8 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         # Not dealt (yet, or ever): its invitation and Leave instead of an empty table.
         return lobby_views.waiting_table(request, obj, viewer.seat if viewer else None)
     seats = list(obj.seats.order_by("number").values("number", "name", "bot", "resigned_user_id"))
+    for seat in seats:  # the guest mark (a guest's name says so: accounts.guests)
+        seat["guest"] = not seat["bot"] and is_guest_name(seat["name"])
     spec = registry.get_game(obj.game)
     if viewer is None:
         return render(
@@ -56,6 +59,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
                 "name": s["name"],
                 "bot": bool(s["bot"]),
                 "resigned": s["resigned_user_id"] is not None,
+                "guest": s["guest"],
             }
             for s in seats
         ],

@@ -33,6 +33,7 @@ SWEEP_NOTICE_MAIL = "league.sweep_notice_mail"
 DEADLINE_REMINDERS = "league.deadline_reminders"
 APPLY_DEADLINE_POLICIES = "league.apply_deadline_policies"
 FINISH_TABLE = "league.finish_table"
+DELETE_IDLE_GUESTS = "league.delete_idle_guests"
 
 
 def on_commit(name: str, *args: Any, robust: bool = False, beside: bool = False) -> None:

@@ -11,7 +11,7 @@ from celery import shared_task
 from league import finished_tables, queue
 from league.models import Event
 from league.ratings import services as ratings
-from league.services import notice_mail, schedule
+from league.services import guests, notice_mail, schedule
 from league.services.standings import refresh_standings
 
 
@@ -80,3 +80,9 @@ def apply_deadline_policies() -> int:
     """Asynchronous events: apply the deadline policy to tables past their deadline (beat);
     each table once."""
     return schedule.apply_deadline_policies()
+
+
+@shared_task(name=queue.DELETE_IDLE_GUESTS)
+def delete_idle_guests() -> int:
+    """Delete guests idle for GUEST_IDLE_DAYS with no table in play (beat, hourly); idempotent."""
+    return guests.delete_idle_guests()

@@ -36,6 +36,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.guests import is_guest_name
 from gameplay import paces
 from gameplay.models import Seat, Table, new_seat_token
 from gameplay.runtime import cache, notify
@@ -125,10 +126,18 @@ def _seated(seats: list[Seat], user: Any) -> Seat | None:
 
 def seat_entries(table: Table) -> tuple[list[dict[str, Any]], list[int]]:
     """The entry's `seats` and `open_seats` from `table.seats` (prefetch it for lists). A seat
-    reserved for a rematch's player shows no player and is not open to others."""
+    reserved for a rematch's player shows no player and is not open to others. `guest`: a guest
+    sits there (the table is then unrated: `entry`)."""
     seats = sorted(table.seats.all(), key=lambda s: s.number)
     listed = [
-        {"seat": s.number, "player": None if s.is_open else s.name, "bot": s.is_bot} for s in seats
+        {
+            "seat": s.number,
+            "player": None if s.is_open else s.name,
+            "bot": s.is_bot,
+            # A guest's seat (its name says so: accounts.guests): no query.
+            "guest": not (s.is_open or s.is_bot) and is_guest_name(s.name),
+        }
+        for s in seats
     ]
     return listed, [s.number for s in seats if s.is_open and s.reserved_for_id is None]
 
@@ -148,7 +157,8 @@ def entry(table: Table) -> dict[str, Any]:
         "deals": table.n_deals,
         "seconds_per_move": table.seconds_per_move,
         "pace": table.pace or None,
-        "rated": table.rated,
+        # A table at which a guest sits is never rated (docs/lobby.md, "Ratings").
+        "rated": table.rated and not any(s["guest"] for s in listed),
         "status": table.status,
         "seats": listed,
         "open_seats": open_seats,

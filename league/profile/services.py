@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
+from accounts.guests import guest_name_problem, is_guest
 from league.errors import LeagueError
 from league.models import Entry, Player, RatingHistory
 from league.services.players import (
@@ -42,6 +43,8 @@ def name_problem(name: str, *, player: Player | None = None, bot: bool = False) 
         return _("A name has at most %(n)d characters.") % {"n": NAME_MAX_LENGTH}
     renamed = player is None or name.casefold() != player.name.casefold()
     if renamed and not bot and (problem := bot_word_problem(name)):
+        return problem
+    if renamed and (problem := guest_name_problem(name)):
         return problem
     holders = Player.objects.filter(name__iexact=name)
     if player is not None:
@@ -140,8 +143,15 @@ def update_profile(
     return player
 
 
+def check_not_guest(user: Any) -> None:
+    """A guest has no API token (nor anything else a program would keep): they sign up first."""
+    if is_guest(user):
+        raise LeagueError(_("Guests have no API token: sign up to keep your account."))
+
+
 def personal_token(user: Any) -> Token:
     """The account's API token (the same one `POST /api/token/` answers), made on first use."""
+    check_not_guest(user)
     # get_or_create re-reads the row when a parallel first call inserted it first.
     token, _created = Token.objects.get_or_create(user=user)
     return token
@@ -149,6 +159,7 @@ def personal_token(user: Any) -> Token:
 
 def replace_token(user: Any) -> Token:
     """A new API token for the account; the old key stops working at once."""
+    check_not_guest(user)
     with transaction.atomic():
         # Lock the account: two replacements at once would both delete, then both insert, and
         # the second insert would break the one-token-per-user rule.

@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from accounts.guests import is_guest
 from league.errors import LeagueError
 from league.forms.schedule import NoticeSettingsForm
 from league.models import Player
@@ -30,11 +31,19 @@ from league.services.notifications import email_switches
 from league.services.players import player_for_user
 
 
+def _guest_signs_up(request: HttpRequest) -> HttpResponse:
+    """A guest has no profile or token yet: the sign-up page, which keeps their games."""
+    messages.info(request, _("Sign up to keep your games and get a profile."))
+    return redirect("account_signup")
+
+
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     user = request.user
+    if is_guest(user):
+        return _guest_signs_up(request)
     player = player_for_user(user)
     bot_mark_fixed = services.has_rated_game(player)
     initial = {
@@ -74,6 +83,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def replace_token(request: HttpRequest) -> HttpResponse:
     """A confirmation page; its POST replaces the token (the old key stops working)."""
+    if is_guest(request.user):
+        return _guest_signs_up(request)
     if request.method == "POST":
         services.replace_token(request.user)
         messages.success(

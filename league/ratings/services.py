@@ -263,6 +263,12 @@ def seat_players(seats: Sequence[dict[str, Any]]) -> list[Player]:
     return players
 
 
+def guests_among(user_ids: Iterable[int | None]) -> bool:
+    """Whether any of these accounts is a guest (accounts/guests.py); one query, none for none."""
+    ids = [pk for pk in user_ids if pk]
+    return bool(ids) and get_user_model().objects.filter(pk__in=ids, is_guest=True).exists()
+
+
 def record_friendly_match(
     *,
     table_ref: str,
@@ -275,14 +281,16 @@ def record_friendly_match(
     """Note a finished friendly table for rating and rate it after commit.
 
     For tables that are no fixture's (`league.finished_tables` decides: fixtures are rated
-    through their `Result`). Ignored: unrated tables. Receiving the same table twice changes
-    nothing. A table with an account the ratings do not trust yet is noted as not counting
-    (`eligibility`), for good.
+    through their `Result`). Ignored: unrated tables, and tables at which a guest sat.
+    Receiving the same table twice changes nothing. A table with an account the ratings do not
+    trust yet is noted as not counting (`eligibility`), for good.
     """
     if not rated or not table_ref:
         return None
     if RatedMatch.objects.filter(table_ref=table_ref, fixture__isnull=True).exists():
         return None
+    if guests_among(s.get("user_id") for s in seats):
+        return None  # a table at which a guest sat is never rated (docs/accounts.md, "Guests")
     game = result["game"]
     if forfeited_seats is None:
         forfeited_seats = result.get("forfeited") or []

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts.guests import is_guest_name
 from league import scheduling
 from league.errors import LeagueError
 from league.models import Entry, Event, Player
@@ -66,9 +67,15 @@ def check_may_enter_existing(user: Any) -> None:
 def check_may_play_in(event: Event, player: Player, *, bot_accounts: bool | None = None) -> None:
     """Refuse a player who may not enter this event: a built-in bot (bots fill seats by
     themselves), a deleted account's player, a bot account where the event allows none
-    (`bot_accounts`: the event's rule, when the caller has read it already)."""
+    (`bot_accounts`: the event's rule, when the caller has read it already), a guest (whose
+    name says so: accounts.guests)."""
     if player.is_builtin_bot:
         raise LeagueError(_("Built-in bots fill seats by themselves; they cannot enter."))
+    if is_guest_name(player.name):  # a guest's player (or one a deleted guest left behind)
+        raise LeagueError(
+            _("%(name)s plays as a guest: guests cannot enter events. Sign up first.")
+            % {"name": player.name}
+        )
     if player.deleted_at is not None:
         raise LeagueError(
             _("%(name)s's account was deleted: the player keeps its results but plays no more.")

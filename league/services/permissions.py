@@ -30,6 +30,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.guests import is_guest
 from league.models import Event
 
 ORGANIZE_EVENTS = "league.organize_events"
@@ -51,6 +52,8 @@ def has_organizer_role(user: Any) -> bool:
 def can_organize(user: Any) -> bool:
     """Whether the account may create events and enter existing players: the role, or any
     active account while organizing is open."""
+    if is_guest(user):  # a guest signs up first (accounts/guests.py)
+        return False
     if open_organizing() and getattr(user, "is_authenticated", False) and user.is_active:
         return True
     return has_organizer_role(user)

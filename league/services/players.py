@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from accounts import names
+from accounts.guests import guest_name_problem
 from accounts.skeleton import name_skeleton
 from games.core.bots.registry import DEFAULT_LEVEL
 from league.errors import LeagueError
@@ -210,6 +211,8 @@ def player_named(name: str | None) -> tuple[Player, bool]:
         if holder is not None:
             raise LeagueError(lookalike_problem(name, holder))
         if problem := bot_word_problem(name):
+            raise LeagueError(problem)
+        if problem := guest_name_problem(name):
             raise LeagueError(problem)
         try:
             # A savepoint: another process may take the name (in any case) at the same moment,

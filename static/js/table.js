@@ -644,6 +644,7 @@
       // A resigned seat is played out by a bot from then on: it says both.
       if (p.bot || gaveUp) tags.push(h("span", { class: "tag bot" }, gettext("bot")));
       if (gaveUp) tags.push(h("span", { class: "tag resigned", title: gettext("This player resigned; a bot plays the seat out.") }, gettext("resigned")));
+      if (p.guest) tags.push(h("span", { class: "tag guest" }, gettext("guest")));
       const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];

@@ -3,8 +3,6 @@ bots for a logged-in person and sends anyone else to log in first."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlparse
-
 import pytest
 import yaml
 from django.core.management import call_command
@@ -51,12 +49,13 @@ def test_play_now_makes_a_started_table_and_opens_its_page(client, ana):
     assert client.get(response["Location"]).status_code == 200
 
 
-def test_play_now_sends_a_visitor_to_log_in_and_back(client):
+def test_play_now_offers_a_visitor_a_guest_seat_or_to_log_in_and_back(client):
+    """docs/accounts.md, "Guests": the choice page; logging in comes back home."""
     response = client.post(reverse("gameplay:play-now"), {"game": "saichugen"})
-    assert response.status_code == 302
-    location = urlparse(response["Location"])
-    assert location.path == reverse("account_login")
-    assert parse_qs(location.query)["next"] == ["/"]
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="as_guest"' in html
+    assert f'{reverse("account_login")}?next=%2F"' in html
     assert not Table.objects.exists()
 
 

@@ -42,10 +42,13 @@ def test_anyone_sees_the_game_its_settings_the_seats_and_a_join_button(client, w
         assert token not in html
 
 
-def test_an_anonymous_join_goes_to_the_log_in_and_back(client, waiting):
+def test_an_anonymous_join_offers_a_guest_seat_or_the_log_in_and_back(client, waiting):
+    """docs/accounts.md, "Guests": the choice page; logging in comes back to the invitation."""
     response = client.post(join_url(waiting))
-    assert response.status_code == 302
-    assert response["Location"] == f"/accounts/login/?next=%2Ftables%2F{waiting.id}%2Fjoin%2F"
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="as_guest"' in html
+    assert f"/accounts/login/?next=%2Ftables%2F{waiting.id}%2Fjoin%2F" in html
     assert Seat.objects.filter(table=waiting, user__isnull=True, bot="").count() == 1
 
 

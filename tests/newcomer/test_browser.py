@@ -20,8 +20,7 @@ GAMES = registry.game_names()
 
 
 def sign_up(page, url: str, name: str) -> None:
-    page.goto(f"{url}/")
-    page.click("#play-now article >> nth=0 >> a.button")  # "Sign up to play", back home after
+    page.goto(f"{url}/accounts/signup/?next=/")  # back home after
     page.fill("input[name=username]", name)
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
