@@ -34,8 +34,20 @@ def seek_row(seek: Seek, user: Any) -> dict[str, Any]:
     }
 
 
+def status_words() -> dict[str, str]:
+    """A challenge's status as a person reads it."""
+    return {
+        "pending": gettext("waiting for an answer"),
+        "accepted": gettext("accepted"),
+        "declined": gettext("declined"),
+        "withdrawn": gettext("withdrawn"),
+        "expired": gettext("expired"),
+    }
+
+
 def challenge_row(ch: Challenge, user: Any) -> dict[str, Any]:
     return {
+        "status_label": status_words().get(ch.status, ch.status),
         "challenge": ch,
         "game_name": catalogue.display_name(ch.game),
         "pace_label": pace_label(ch.pace),
@@ -69,16 +81,9 @@ def script_words() -> dict[str, Any]:
         "decline": gettext("Decline"),
         "withdraw": gettext("Withdraw"),
         "no_seeks": gettext("Nobody is seeking right now: seek, and others will see you here."),
-        "no_challenges": gettext("No challenges to you right now."),
         "challenged_you": gettext("%(name)s challenges you"),
         "you_challenged": gettext("You challenged %(name)s"),
-        "statuses": {
-            "pending": gettext("waiting for an answer"),
-            "accepted": gettext("accepted"),
-            "declined": gettext("declined"),
-            "withdrawn": gettext("withdrawn"),
-            "expired": gettext("expired"),
-        },
+        "statuses": status_words(),
         "go": gettext("Go to the table"),
     }
 
