@@ -24,6 +24,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.guests import is_guest
 from accounts.names import tidy
 from gameplay import paces
 from gameplay.models import Challenge
@@ -115,7 +116,7 @@ def readable_challenge(user: Any, challenge_id: Any) -> Challenge:
 
 def find_person(user: Any, name: Any) -> Any:
     """The account a challenge may go to, by its name in any case; `LobbyError` 400 (blank,
-    yourself, a bot) or 404 (nobody of that name)."""
+    yourself, a bot, a guest) or 404 (nobody of that name)."""
     if not isinstance(name, str) or not tidy(name):
         raise LobbyError(400, gettext("Give the name of the player to challenge."))
     wanted = tidy(name)
@@ -128,6 +129,13 @@ def find_person(user: Any, name: Any) -> Any:
         raise LobbyError(
             400,
             gettext("%(name)s is a bot: start a table with bots instead.")
+            % {"name": person.get_username()},
+        )
+    if is_guest(person):
+        # A guest is passing through (docs/accounts.md, "Guests"): meet them by quick pairing.
+        raise LobbyError(
+            400,
+            gettext("%(name)s plays as a guest and cannot be challenged by name.")
             % {"name": person.get_username()},
         )
     return person

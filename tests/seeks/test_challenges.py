@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts.guests import create_guest
 from gameplay.models import Challenge, Seat, Table
 from gameplay.services import challenges
 from gameplay.services.lobby import LobbyError
@@ -102,6 +103,13 @@ def test_who_cannot_be_challenged(ana, ben):
     refused(400, challenges.challenge, ana, player="ben", game="saichugen", pace="slow")
     refused(400, challenges.challenge, ana, player="ben", game="saichugen", bots="no")
     assert bot.pk and not Challenge.objects.exists()
+
+
+def test_a_guest_is_met_by_quick_pairing_not_by_name(ana):
+    guest = create_guest("203.0.113.9")
+    detail = refused(400, challenges.challenge, ana, player=guest.get_username(), game="saichugen")
+    assert "guest" in detail
+    assert not Challenge.objects.exists()
 
 
 def test_one_pending_challenge_between_two_people(ana, ben):
