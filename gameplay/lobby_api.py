@@ -141,6 +141,9 @@ class TableSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = serializers.CharField(allow_null=True, help_text="null: open (or reserved)")
     bot = serializers.BooleanField()
+    guest = serializers.BooleanField(
+        help_text="a guest sits here (docs/accounts.md, Guests): the table is then unrated"
+    )
 
 
 class TableEntrySerializer(serializers.Serializer):

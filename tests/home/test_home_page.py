@@ -27,18 +27,18 @@ def home(client):
     return parse(response.content)
 
 
-def test_an_anonymous_visitor_is_offered_sign_up_for_every_game(client):
+def test_an_anonymous_visitor_gets_play_now_for_every_game(client):
+    """Play now offers the visitor a guest seat, or logging in (docs/accounts.md, "Guests")."""
     page = home(client)
     play_now = page.find(id="play-now")
-    signup = f"{reverse('account_signup')}?next=%2F"
+    action = reverse("gameplay:play-now")
     for game in catalogue.games():
         card = play_now.find(**{"data-game": game.name})
         assert card is not None, game.name
         assert game.display_name in card.text
         assert game.goal and text(game.goal) in card.text
-        # How to play it; sign up, then back to the home page.
-        assert card.links == [reverse("gameplay:rules", args=[game.name]), signup]
-        assert card.forms() == []
+        assert card.links == [reverse("gameplay:rules", args=[game.name])]  # how to play it
+        assert card.forms() == [{"action": action, "game": game.name}]
     assert page.find(id="last-games") is None
     assert page.find(id="next-fixture") is None
 
