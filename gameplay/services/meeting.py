@@ -90,6 +90,7 @@ def people_table(
         specs,
         n_deals=n_seats,
         seconds_per_move=seconds_per_move,
+        pace=paces.pace_of_seconds(seconds_per_move),
         rated=rated,
         origin=Table.Origin.LOBBY,
     )

@@ -30,6 +30,7 @@ def test_three_seekers_of_one_pool_meet_at_one_playing_table(ana, ben, cleo, tol
     table = c.table
     assert table.status == "playing" and table.origin == "lobby" and table.rated
     assert table.seconds_per_move == 45 and table.n_deals == 3
+    assert table.pace == "normal"  # the table says its pace, as a lobby table does
     assert {s.user_id for s in seated(table)} == {ana.pk, ben.pk, cleo.pk}
     assert set(Seek.objects.values_list("status", "table_id")) == {("matched", table.id)}
     started = {"type": "table_started", "table": table.id, "url": f"/tables/{table.id}/"}
