@@ -43,7 +43,7 @@ def without_nul_in_query(app: Any) -> Any:
 
 websocket_urlpatterns = [
     path("ws/echo/", EchoConsumer.as_asgi()),
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/lobby/", without_nul_in_query(LobbyConsumer.as_asgi())),
     path("ws/tables/<table_id:table_id>/", without_nul_in_query(TableConsumer.as_asgi())),
     re_path(r"", refused),
 ]
