@@ -435,7 +435,8 @@ def rename_seats(user_id: int, name: str) -> int:
 
 def _rename_in_tables(by_table: dict[str, list[int]], name: str) -> None:
     """Write `name` for these seats (table id → seat numbers) into each table's record and state,
-    and let every connection read the seats again."""
+    and let every connection read the seats again. The tables stay unrated: a guest played at
+    them, and the name no longer says so."""
     for table in Table.objects.select_for_update().filter(pk__in=list(by_table)):
         numbers = by_table[table.pk]
         for blob in (table.record, (table.state or {}).get("state")):
@@ -445,6 +446,6 @@ def _rename_in_tables(by_table: dict[str, list[int]], name: str) -> None:
                     if n < len(players):
                         players[n] = name
         Table.objects.filter(pk=table.pk).update(
-            record=table.record, state=table.state, seats_rev=F("seats_rev") + 1
+            record=table.record, state=table.state, rated=False, seats_rev=F("seats_rev") + 1
         )
         cache.forget(table.pk)

@@ -180,6 +180,9 @@ def test_signing_up_turns_the_guest_into_a_real_account_that_keeps_its_games(gue
     assert {s.name for s in seats} == {"Vera"}
     record = Table.objects.get(pk=finished.id).record
     assert record["players"][0] == "Vera" and guest_name not in str(record)
+    # A guest played there: the tables stay unrated, though the name no longer says "Guest-".
+    assert not Table.objects.filter(pk__in=[finished.id, playing.id], rated=True).exists()
+    assert '<span class="tag">rated</span>' not in client.get("/games/").content.decode()
     player.refresh_from_db()
     assert (player.name, player.user_id) == ("Vera", vera.pk)
     # Logged in as Vera now, with the games in My games.
