@@ -191,7 +191,8 @@
   // clock starts anyway (the cap); a spectator's closes by itself after the cap.
   function show(summary, timed) {
     const node = dialogNode();
-    const holds = timed && cfg.seat !== null && cfg.seat !== undefined;
+    // The match's last deal has no next deal: nothing to hold, and the button just closes.
+    const holds = timed && !matchOver && cfg.seat !== null && cfg.seat !== undefined;
     open = { deal: summary.deal, holds, until: timed && SECONDS > 0 ? performance.now() + SECONDS * 1000 : 0 };
     fill(
       node,

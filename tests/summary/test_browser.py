@@ -373,4 +373,5 @@ def test_after_the_matchs_last_deal_no_clock_time_is_promised(server, desktop): 
     page.wait_for_function(f"() => {{ const o = {OPEN[6:]}; return o && o.deal === 0; }}")
     countdown = page.locator("#ds-countdown").inner_text()
     assert countdown.startswith("Closes in") and "clock" not in countdown, (countdown, state)
+    assert page.locator("#ds-ok").inner_text() == "Close"  # no "Next deal" after the last one
     assert errors == []
