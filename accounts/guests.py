@@ -77,7 +77,7 @@ def new_guest_name(length: int = NAME_LENGTH) -> str:
 
 
 def guests_per_hour() -> int:
-    return int(getattr(settings, "GUEST_ACCOUNTS_PER_HOUR", 10))
+    return int(getattr(settings, "GUEST_ACCOUNTS_PER_HOUR", 30))
 
 
 def _count_guest(address: str) -> int:

@@ -437,7 +437,7 @@ LEAGUE_OPEN_ORGANIZING = env_bool("LEAGUE_OPEN_ORGANIZING", False)
 PLAYER_REPORTS_PER_DAY = env_int("PLAYER_REPORTS_PER_DAY", 10, minimum=1)
 # Guests (docs/accounts.md, "Guests"): how many one client address may make in an hour, and after
 # how many idle days a guest with no seat at a table in play is deleted.
-GUEST_ACCOUNTS_PER_HOUR = env_int("GUEST_ACCOUNTS_PER_HOUR", 10, minimum=1)
+GUEST_ACCOUNTS_PER_HOUR = env_int("GUEST_ACCOUNTS_PER_HOUR", 30, minimum=1)
 GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
 
 # --- Internationalisation, static files ----------------------------------------------------

@@ -17,11 +17,11 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from gameplay import lobby_views, meeting_context
 from gameplay.meeting_forms import ChallengeForm, SeekForm
 from gameplay.models import Seek
+from gameplay.post_only import post_form
 from gameplay.services import challenges, seeks
 from gameplay.services.lobby import LobbyError
 
@@ -53,7 +53,7 @@ def _refused(request: HttpRequest, status: int, **forms: object) -> HttpResponse
     return lobby_views.render_play(request, status=status, people=people)
 
 
-@require_POST
+@post_form("gameplay:play")
 def seek(request: HttpRequest) -> HttpResponse:
     """Seek a table with people; a match found at once opens the table."""
     if not request.user.is_authenticated:
@@ -71,7 +71,7 @@ def seek(request: HttpRequest) -> HttpResponse:
     return redirect(_play(PEOPLE))
 
 
-@require_POST
+@post_form("gameplay:play")
 def cancel_seek(request: HttpRequest, seek_id: str) -> HttpResponse:
     """Withdraw your seek; if it met its table meanwhile, go there."""
     if not request.user.is_authenticated:
@@ -88,7 +88,7 @@ def cancel_seek(request: HttpRequest, seek_id: str) -> HttpResponse:
     return redirect(_play(PEOPLE))
 
 
-@require_POST
+@post_form("gameplay:play")
 def challenge(request: HttpRequest) -> HttpResponse:
     """Challenge a player by name; they are told at once."""
     if not request.user.is_authenticated:
@@ -116,7 +116,7 @@ ANSWERS = {
 }
 
 
-@require_POST
+@post_form("gameplay:play")
 def answer(request: HttpRequest, challenge_id: str, action: str) -> HttpResponse:
     """Accept (the table opens), decline or withdraw a challenge."""
     if not request.user.is_authenticated:

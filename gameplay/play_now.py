@@ -16,9 +16,9 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from gameplay import guest_entry
+from gameplay.post_only import post_form
 from gameplay.services import lobby
 
 
@@ -32,7 +32,7 @@ def _back_to(request: HttpRequest) -> str:
     return reverse("home")
 
 
-@require_POST
+@post_form("home")
 def play_now(request: HttpRequest) -> HttpResponse:
     """Make the table and open it; a bad game or pace is a 400 that says why (nothing is made).
     A visitor not logged in chooses first: as a guest, or log in, or sign up."""

@@ -59,9 +59,13 @@ def test_play_now_offers_a_visitor_a_guest_seat_or_to_log_in_and_back(client):
     assert not Table.objects.exists()
 
 
-def test_play_now_refuses_an_unknown_game_and_a_get(client, ana):
+def test_play_now_refuses_an_unknown_game_and_sends_a_reload_back_to_its_form(client, ana):
     client.force_login(ana)
     response = client.post(reverse("gameplay:play-now"), {"game": "skat"})
     assert response.status_code == 400 and b"Unknown game" in response.content
-    assert client.get(reverse("gameplay:play-now")).status_code == 405
+    # A reload or a typed address is a GET: back to the page with the form, not an empty 405.
+    assert client.get(reverse("gameplay:play-now"))["Location"] == reverse("home")
+    assert client.get(reverse("gameplay:seek"))["Location"] == reverse("gameplay:play")
+    assert client.get(reverse("gameplay:challenge"))["Location"] == reverse("gameplay:play")
+    assert client.put(reverse("gameplay:play-now")).status_code == 405
     assert not Table.objects.exists()
