@@ -883,6 +883,9 @@
       const on = confirmMoves();
       button.setAttribute("aria-pressed", String(on));
       button.classList.toggle("on", on);
+      // A box that reads as ticked only when confirmation is on (a desktop's "auto" is off).
+      const check = button.querySelector(".confirm-check");
+      if (check) check.textContent = on ? "☑" : "☐";
     };
     button.addEventListener("click", () => {
       confirmOverride = confirmMoves() ? "off" : "on";

@@ -260,6 +260,7 @@ def test_a_touch_screen_confirms_each_card_and_a_desktop_plays_at_once(server, b
     phone.locator("#confirm-toggle").tap()
     assert phone.evaluate("() => localStorage.getItem('mediana.confirmMoves')") == "off"
     assert phone.locator("#confirm-toggle").get_attribute("aria-pressed") == "false"
+    assert phone.locator("#confirm-toggle .confirm-check").inner_text() == "☐"  # reads as off
     phone.locator("#hand button.card-btn.legal").first.tap()
     phone.wait_for_function(MOVED, arg=s["seq"])
     assert errors == []
@@ -270,6 +271,8 @@ def test_a_touch_screen_confirms_each_card_and_a_desktop_plays_at_once(server, b
     open_seat(desk, server, created)
     s = first_play_turn(desk)
     assert desk.evaluate("() => window.medianaTable.confirmMoves()") is False
+    # The toggle reads as off on a desktop ("auto" with a mouse), not as ticked.
+    assert desk.locator("#confirm-toggle .confirm-check").inner_text() == "☐"
     assert enabled_hand_cards(desk) == legal_cards(s)
     desk.locator("#hand button.card-btn.legal").first.click()
     desk.wait_for_function(MOVED, arg=s["seq"])
