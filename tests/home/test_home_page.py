@@ -38,7 +38,13 @@ def test_an_anonymous_visitor_gets_play_now_for_every_game(client):
         assert game.display_name in card.text
         assert game.goal and text(game.goal) in card.text
         assert card.links == [reverse("gameplay:rules", args=[game.name])]  # how to play it
-        assert card.forms() == [{"action": action, "game": game.name}]
+        # The same one form as a player's (the pace, then a button per game); the next page
+        # offers a guest seat.
+        button = play_now.find(tag="button", value=game.name)
+        assert button.attrs["form"] == "play-now-form" and button.attrs["name"] == "game"
+    assert play_now.forms() == [{"action": action}]
+    radios = [i.attrs for i in play_now.find_all("input") if i.attrs.get("type") == "radio"]
+    assert [r["value"] for r in radios if "checked" in r] == ["relaxed"]
     assert page.find(id="last-games") is None
     assert page.find(id="next-fixture") is None
 
