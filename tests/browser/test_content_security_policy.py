@@ -61,9 +61,9 @@ def test_pages_run_under_the_policy_without_a_single_violation(server, desktop):
     # The lobby's create form (static/js/lobby.js): the seat summary follows the game chosen.
     page.goto(f"{server.url}/play/")
     summary = page.locator("#seat-summary")
-    page.select_option("select[name=game]", "mediatore")
+    page.select_option("#create-form select[name=game]", "mediatore")
     four = summary.inner_text()
-    page.select_option("select[name=game]", "three_five_eight")
+    page.select_option("#create-form select[name=game]", "three_five_eight")
     assert summary.inner_text() != four
 
     # The table: its socket connects (connect-src) and a move goes through.

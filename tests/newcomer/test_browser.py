@@ -77,7 +77,7 @@ def test_play_now_then_my_games_then_the_replay(server, newcomer, game):  # noqa
     row = page.locator(f"table.my-games tr[data-table='{table}']")
     row.first.wait_for()  # the page is parsed (count() does not wait; it raced the load)
     assert row.count() == 1
-    assert "forfeited" in row.inner_text()
+    assert "resigned" in row.inner_text()  # she resigned: said so, not "forfeited"
     row.locator("text=Replay").click()
     page.wait_for_selector("#replay-position")
     assert page.url.endswith(f"/tables/{table}/replay/")
