@@ -57,7 +57,7 @@ def test_the_invitation_moves_to_the_table_and_a_rematch_is_accepted_live(
         b.wait_for_function(PLAYING)
         a.wait_for_url(re.compile(rf"/tables/{first}/$"), timeout=10_000)
         a.wait_for_function(PLAYING)
-        assert a.locator("#whoami").inner_text() == "you play seat 0"
+        assert a.locator("#whoami").inner_text() == "you play seat 1"
 
         # Both resign: the bots play the match out, and it finishes.
         resign(a, server.url, first)
