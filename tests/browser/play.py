@@ -25,18 +25,21 @@ MOVED = """(seq) => {
 }"""
 
 
-def watch_errors(page) -> list[str]:
-    """Collect JavaScript errors of the page (asserted empty at the end of each test)."""
+def watch_errors(page, sockets: bool = True) -> list[str]:
+    """Collect JavaScript errors of the page (asserted empty at the end of each test).
+    `sockets=False`: the server serves no WebSockets (Django's `live_server`), so the lobby
+    socket every page opens cannot connect there; that refusal is not the page's error."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and "Failed to load resource" not in msg.text
-            else None
-        ),
-    )
+
+    def console(msg) -> None:
+        if msg.type != "error" or "Failed to load resource" in msg.text:
+            return
+        if not sockets and msg.text.startswith("WebSocket connection to"):
+            return
+        errors.append(msg.text)
+
+    page.on("console", console)
     page.on(
         "response",
         lambda r: (

@@ -168,7 +168,7 @@ def test_a_club_evening_league_with_a_no_show_a_leaver_and_a_late_arrival(
         return f"{event_url}tables/{fixture.pk}/"
 
     page = new_page(browser, DESKTOP)
-    errors = watch_errors(page)
+    errors = watch_errors(page, sockets=False)  # live_server: no sockets
     log_in(page, url, "alice")
 
     # Table 1: a no-show, marked before any deal.
@@ -290,7 +290,7 @@ def test_a_knockout_of_thirteen_in_threes_on_its_bracket_page_and_on_paper(
     bracket_url = f"{live_server.url}/events/{event.slug}/bracket/"
 
     page = new_page(browser, DESKTOP, scale=2)  # a closer look at the tied table's box
-    errors = watch_errors(page)
+    errors = watch_errors(page, sockets=False)  # live_server: no sockets
     page.goto(bracket_url)
     assert page.inner_text("#champion").startswith(f"Champion: {drawn.champion}")
     assert page.locator("svg.bracket g.box.table").count() == tables == 7
