@@ -95,6 +95,17 @@ def _secret(response: Response) -> Response:
     return response
 
 
+def seat_answer(joined: lobby.Joined) -> Response:
+    """A seat taken (join, rematch): the table, the seat and its token, for its owner only."""
+    body = {
+        "table": joined.table.id,
+        "seat": joined.seat,
+        "token": joined.token,
+        "status": joined.table.status,
+    }
+    return _secret(Response(body))
+
+
 # --- the schema's shapes (documentation; the services build the answers) ---------------------
 
 
@@ -277,14 +288,7 @@ class TableJoin(LobbyAPIView):
         },
     )
     def post(self, request: Request, table_id: str) -> Response:
-        joined = lobby.join(request.user, table_id)
-        body = {
-            "table": joined.table.id,
-            "seat": joined.seat,
-            "token": joined.token,
-            "status": joined.table.status,
-        }
-        return _secret(Response(body))
+        return seat_answer(lobby.join(request.user, table_id))
 
 
 class TableLeave(LobbyAPIView):

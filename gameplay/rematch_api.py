@@ -25,7 +25,7 @@ from gameplay.lobby_api import (
     LobbyPagination,
     TableEntrySerializer,
     TableJoinedSerializer,
-    _secret,
+    seat_answer,
 )
 from gameplay.services import lobby
 
@@ -85,14 +85,7 @@ class TableRematch(LobbyAPIView):
         },
     )
     def post(self, request: Request, table_id: str) -> Response:
-        joined = lobby.rematch(request.user, table_id)
-        body = {
-            "table": joined.table.id,
-            "seat": joined.seat,
-            "token": joined.token,
-            "status": joined.table.status,
-        }
-        return _secret(Response(body))
+        return seat_answer(lobby.rematch(request.user, table_id))
 
 
 class TableDecline(LobbyAPIView):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,17 +50,18 @@ class Server:
         return json.loads(self.manage("export_record", f"--table={table}"))
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[Server]:
-    database = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+@contextmanager
+def serve(database: Path, summary_seconds: int = 0) -> Iterator[Server]:
+    """A server of the real application on its own SQLite file, migrated first.
+
+    The file is shared by the server and manage.py, whatever DATABASE_URL says (CI sets
+    PostgreSQL for the rest of the suite); no REDIS_URL: embedded mode, bots on the loop.
+    `summary_seconds` 0: no deal summary opening over the page by itself (it would cover the
+    cards most tests click); the summary's and the pace's tests turn it on."""
     env = service_env(
-        # A SQLite file shared by the server and manage.py, whatever DATABASE_URL says (CI sets
-        # PostgreSQL for the rest of the suite); no REDIS_URL: embedded mode, bots on the loop.
         DATABASE_URL=f"sqlite:///{database}",
         GAMEPLAY_BOT_DELAY="0.05",
-        # No deal summary opening over the page by itself (it would cover the cards these tests
-        # click); tests/summary/test_browser.py runs its own server with it on.
-        GAMEPLAY_DEAL_SUMMARY_SECONDS="0",
+        GAMEPLAY_DEAL_SUMMARY_SECONDS=str(summary_seconds),
         LOG_LEVEL="WARNING",
     )
     env.pop("REDIS_URL", None)
@@ -71,6 +73,12 @@ def server(tmp_path_factory) -> Iterator[Server]:
     with running(args, env, port):
         server.url = f"http://127.0.0.1:{port}"
         yield server
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[Server]:
+    with serve(tmp_path_factory.mktemp("browser") / "browser.sqlite3") as running_server:
+        yield running_server
 
 
 @pytest.fixture(scope="module")

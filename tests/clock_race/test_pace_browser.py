@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, Server, browser  # noqa: F401
+from tests.browser.conftest import DESKTOP, PHONE, Server, browser, serve  # noqa: F401
 from tests.browser.play import shot, watch_errors
-from tests.procs import free_port, readme_uvicorn, running, service_env
 from tests.summary.test_browser import ACT, MOVED
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -43,21 +42,7 @@ CLICK_A_LEGAL_CARD = """() => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[Server]:
     """The browser tests' server (tests/browser/conftest.py) with the deal summary on."""
-    database = tmp_path_factory.mktemp("pace") / "pace.sqlite3"
-    env = service_env(
-        DATABASE_URL=f"sqlite:///{database}",
-        GAMEPLAY_BOT_DELAY="0.05",
-        GAMEPLAY_DEAL_SUMMARY_SECONDS=str(CAP),
-        LOG_LEVEL="WARNING",
-    )
-    env.pop("REDIS_URL", None)
-    env.pop("CELERY_EAGER", None)
-    srv = Server("", env)
-    srv.manage("migrate", "--no-input", "-v0")
-    port = free_port()
-    args = [*readme_uvicorn(port, "tests.browser.asgi:application"), "--log-level", "warning"]
-    with running(args, env, port):
-        srv.url = f"http://127.0.0.1:{port}"
+    with serve(tmp_path_factory.mktemp("pace") / "pace.sqlite3", CAP) as srv:
         yield srv
 
 

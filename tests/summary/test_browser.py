@@ -22,9 +22,8 @@ from pathlib import Path
 import pytest
 
 from games.core.records import score_record
-from tests.browser.conftest import PHONE, Server, browser, desktop  # noqa: F401
+from tests.browser.conftest import PHONE, Server, browser, desktop, serve  # noqa: F401
 from tests.browser.play import watch_errors
-from tests.procs import free_port, readme_uvicorn, running, service_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -115,21 +114,7 @@ OPEN = "() => window.medianaSummary.open()"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[Server]:
     """The browser tests' server (tests/browser/conftest.py) with a short summary time."""
-    database = tmp_path_factory.mktemp("summary") / "summary.sqlite3"
-    env = service_env(
-        DATABASE_URL=f"sqlite:///{database}",
-        GAMEPLAY_BOT_DELAY="0.05",
-        GAMEPLAY_DEAL_SUMMARY_SECONDS=str(SECONDS),
-        LOG_LEVEL="WARNING",
-    )
-    env.pop("REDIS_URL", None)
-    env.pop("CELERY_EAGER", None)
-    srv = Server("", env)
-    srv.manage("migrate", "--no-input", "-v0")
-    port = free_port()
-    args = [*readme_uvicorn(port, "tests.browser.asgi:application"), "--log-level", "warning"]
-    with running(args, env, port):
-        srv.url = f"http://127.0.0.1:{port}"
+    with serve(tmp_path_factory.mktemp("summary") / "summary.sqlite3", SECONDS) as srv:
         yield srv
 
 
