@@ -53,6 +53,23 @@ class User(AbstractUser):
     # A visitor who plays at once without signing up (accounts/guests.py): logged in like anyone,
     # named "Guest-…", never rated, cleared when they sign up (the same row becomes theirs).
     is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
+    # Vacation (docs/tables.md, "Vacation"): until when the account's clocks at turn-based tables
+    # are paused, and the days of it taken in `vacation_year` (GAMEPLAY_VACATION_DAYS_PER_YEAR a
+    # year). Written only by `gameplay.services.vacation`.
+    vacation_from = models.DateTimeField(_("on vacation from"), null=True, blank=True)
+    vacation_until = models.DateTimeField(_("on vacation until"), null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # The turn-based tables waiting for this account's move, kept by `gameplay.services.turns`
+    # after every change of whose turn it is: the header shows it without a query.
+    turns_waiting = models.PositiveIntegerField(default=0)
+    # Staff's site-wide chat mute (docs/chat.md): the account still plays and watches, but every
+    # table's chat refuses its lines.
+    chat_muted = models.BooleanField(
+        _("muted in table chat"),
+        default=False,
+        help_text=_("The account may not write in any table's chat."),
+    )
 
     # set_unusable_password (the admin's "disable password-based authentication") since the last
     # save; set_password is Django's own `_password`.

@@ -25,6 +25,7 @@ from config.env import (
     env_str,
     env_url,
 )
+from config.vapid import embedded_private_key, public_from_private
 from config.websocket_frames import MAX_FRAME_BYTES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -86,6 +87,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.language.ProfileLanguageMiddleware",  # a logged-in player's profile language wins
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.not_allowed.FriendlyNotAllowedMiddleware",  # a form address opened: a page, not blank
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: turns a locked-out log-in into accounts.lockout's 429 page.
@@ -127,6 +129,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "league.context_processors.notices",  # the bell: one query, when shown
+                "gameplay.context_processors.your_turns",  # by the day: one query, when shown
             ],
         },
     },
@@ -203,7 +206,11 @@ else:
 CELERY_TASK_EAGER_PROPAGATES = True
 # Bot moves have their own queue: a burst of searching never delays clocks or standings
 # (`celery -A config worker -Q bots`, see README "Scaling out").
-CELERY_TASK_ROUTES = {"gameplay.bot_move": {"queue": "bots"}}
+CELERY_TASK_ROUTES = {
+    "gameplay.bot_move": {"queue": "bots"},
+    # Game analysis (docs/bots.md, "Game analysis"): searching too, so the bots' workers.
+    "gameplay.analyse_table": {"queue": "bots"},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -253,6 +260,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Notices held in a player's quiet hours: pushed and mailed when they end; the daily
+    # digests that are due, each at its player's hour (docs/notices.md).
+    "league-notice-timers": {
+        "task": "league.notice_timers",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
     # Guests idle for GUEST_IDLE_DAYS with no seat at a table in play: deleted (docs/accounts.md).
     "league-delete-idle-guests": {
         "task": "league.delete_idle_guests",
@@ -278,6 +292,14 @@ GAMEPLAY_BYTES_BURST = env_int("GAMEPLAY_BYTES_BURST", 2 * MAX_FRAME_BYTES, mini
 # uvicorn gets the same cap on its command line, `--ws-max-size` (config/websocket_frames.py).
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = MAX_FRAME_BYTES
 DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = MAX_FRAME_BYTES
+# Game analysis (docs/bots.md, "Game analysis"): worlds the strong evaluator samples per
+# decision; analyses one account may ask for per hour; seconds after which a queued or running
+# job counts as lost and may be asked for again; embedded mode: run it in a process beside the
+# server (off in the tests, which run it inline).
+GAMEPLAY_ANALYSIS_ITERATIONS = env_int("GAMEPLAY_ANALYSIS_ITERATIONS", 60, minimum=1)
+GAMEPLAY_ANALYSIS_PER_HOUR = env_int("GAMEPLAY_ANALYSIS_PER_HOUR", 10, minimum=1)
+GAMEPLAY_ANALYSIS_STALE = env_int("GAMEPLAY_ANALYSIS_STALE", 900, minimum=1)
+GAMEPLAY_ANALYSIS_BESIDE = env_bool("GAMEPLAY_ANALYSIS_BESIDE", True)
 # Embedded mode (eager Celery, no beat): the server process runs CELERY_BEAT_SCHEDULE itself,
 # from the moment it starts serving (gameplay/runtime/beat.py): clocks, reminders, deadline
 # policies, sweeps. Off in the tests, which run the tasks themselves.
@@ -291,6 +313,49 @@ GAMEPLAY_DEAL_SUMMARY_SECONDS = env_int("GAMEPLAY_DEAL_SUMMARY_SECONDS", 60, min
 # A person's turn clock starts when they first connect to the table, or this many seconds after
 # the deal at the latest (a table's default, `Table.connect_grace`; docs/tables.md, "Clocks").
 GAMEPLAY_CONNECT_GRACE = env_int("GAMEPLAY_CONNECT_GRACE", 60, minimum=0)
+# Turn-based tables ("by the day", docs/tables.md "Turn-based tables"): when a deadline has
+# passed, the other people may claim the timeout at once; nobody claiming, the clock sweep
+# applies it this many seconds after the deadline (default a day).
+GAMEPLAY_TURN_TIMEOUT_GRACE = env_int("GAMEPLAY_TURN_TIMEOUT_GRACE", 86400, minimum=0)
+# Days of vacation a year an account may take: its turn-based clocks are paused meanwhile.
+GAMEPLAY_VACATION_DAYS_PER_YEAR = env_int("GAMEPLAY_VACATION_DAYS_PER_YEAR", 14, minimum=0)
+# A turn-based lobby table waits this long for its players, and a turn-based challenge for its
+# answer (seconds; default a week), rather than LOBBY_WAITING_EXPIRY and CHALLENGE_EXPIRY.
+LOBBY_TURN_BASED_EXPIRY = env_int("LOBBY_TURN_BASED_EXPIRY", 7 * 86400, minimum=1)
+# The table's chat (docs/chat.md): the longest line in characters, how many lines one writer may
+# send in CHAT_RATE_SECONDS at one table, and how many earlier lines a connection gets on joining.
+CHAT_MAX_CHARS = env_int("CHAT_MAX_CHARS", 200, minimum=1)
+CHAT_RATE_LINES = env_int("CHAT_RATE_LINES", 5, minimum=1)
+CHAT_RATE_SECONDS = env_int("CHAT_RATE_SECONDS", 10, minimum=1)
+CHAT_HISTORY_LINES = env_int("CHAT_HISTORY_LINES", 100, minimum=0)
+
+# --- Web Push (docs/notices.md, README "Running at scale") --------------------------------------
+# The VAPID key pair that signs pushes to players' browsers (`manage.py vapid_keys` prints a new
+# one). Unset in the embedded mode: a key made once and kept in var/ (owner-only). Unset with
+# DATABASE_URL: no push (the settings page offers none); every process must share one key.
+VAPID_PRIVATE_KEY = (env_str("VAPID_PRIVATE_KEY") or "").strip()
+if not VAPID_PRIVATE_KEY and not env_str("DATABASE_URL"):
+    VAPID_PRIVATE_KEY = embedded_private_key(VAR_DIR)
+VAPID_PUBLIC_KEY = public_from_private(VAPID_PRIVATE_KEY) if VAPID_PRIVATE_KEY else ""
+if env_str("VAPID_PUBLIC_KEY") and env_str("VAPID_PUBLIC_KEY", "").strip() != VAPID_PUBLIC_KEY:
+    raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY")
+# Who runs the site, for the push services (a mailto: or https: URL).
+VAPID_SUBJECT = env_str("VAPID_SUBJECT") or "mailto:mediana@localhost"
+# The push services a browser's subscription may name (host names; their subdomains too): the
+# server posts to a subscription's endpoint, so no other address is accepted.
+WEBPUSH_ENDPOINT_HOSTS = env_list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "push.services.mozilla.com",
+        "notify.windows.com",
+        "push.apple.com",
+    ],
+)
+# Only https: endpoints (the tests' local push service turns plain http on).
+WEBPUSH_ALLOW_HTTP = False
+# Seconds a push service may take to answer one push.
+WEBPUSH_TIMEOUT = env_int("WEBPUSH_TIMEOUT", 10, minimum=1)
 
 # --- HTTPS and the Content Security Policy (README "Running at scale", docs/browser.md) ------
 # HTTPS=1: the site is served over HTTPS by a TLS-terminating proxy that sets (overwrites)

@@ -25,11 +25,17 @@ CELERY_TASK_ALWAYS_EAGER = True
 # The end of a match is counted inline, so a test sees its result when the move returns; the
 # tests of the thread beside the server turn it on and wait for it (`league.queue.settle`).
 LEAGUE_EMBEDDED_BESIDE = False
+GAMEPLAY_ANALYSIS_BESIDE = False
+GAMEPLAY_ANALYSIS_ITERATIONS = 4
 # No schedule of beat's in a test's event loop (tests run the tasks themselves, under their own
 # clocks); the tests of the embedded schedule turn it on.
 GAMEPLAY_EMBEDDED_SWEEPER = False
 CELERY_BROKER_URL = "memory://"
 CELERY_RESULT_BACKEND = "cache+memory://"
+if not VAPID_PRIVATE_KEY:  # noqa: F405  (DATABASE_URL set: CI) a key for this run
+    from config.vapid import generate_pair
+
+    VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = generate_pair()
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Each test run counts API throttles alone (never in a Redis shared with other runs), and the
 # rates are high enough for tests that write a lot; tests of throttling set low rates themselves.

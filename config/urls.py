@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from accounts import api as accounts_api
 from accounts import language, preferences
 from accounts import views as accounts_views
-from config import api_root, favicon, health, schema, views
+from config import api_root, favicon, health, pwa, schema, views
 from league.profile import guest_signup
 from league.profile import views as profile_views
 
@@ -18,6 +18,10 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's pages):
     # the icon itself, not a redirect to /static/ that only some servers serve.
     path("favicon.ico", favicon.favicon, name="favicon"),
+    # The installable app (config/pwa.py): its manifest, and the service worker at the root so
+    # its scope is the whole site (it shows pushed notices).
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
     # docs/translations.md: the header's language switcher, and the browser client's catalog
     # (the djangojs domain in the active language) at a stable address.
     path("i18n/setlang/", language.set_language, name="set_language"),

@@ -19,28 +19,40 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils.translation import gettext
 
+from gameplay import paces
 from gameplay.card_letters import rank_label
 from gameplay.demo import demo_table
 from gameplay.forms import variant_field
-from gameplay.models import Seat, Table, new_seat_token
+from gameplay.models import ChatLine, Seat, Table, new_seat_token
 from gameplay.runtime import cache
+from gameplay.services import analysis, live, vacation
 from gameplay.services import duplicate_tables as duplicate
 from gameplay.services.create import SeatSpec, create_table
 from gameplay.services.errors import TableError
 from gameplay.services.lobby import MAX_DEALS
 from gameplay.services.stopping import stop_table as stop_playing
 from gameplay.services.summaries import legend as engine_legend
-from gameplay.signals import match_finished
+from gameplay.signals import (
+    ReportRefused,
+    challenge_made,
+    chat_reported,
+    match_finished,
+    turn_due,
+)
 from gameplay.variant_labels import flag_label, value_label
 from games import registry
 from games.core.errors import VariantError
 
 __all__ = [
+    "ReportRefused",  # a `chat_reported` receiver refuses the report (docs/chat.md)
     "admits_spectators",
+    "analysis_accuracies",
     "anonymize_seats",
     "bot_level_label",
     "bot_levels",
     "busy_accounts",
+    "challenge_made",
+    "chat_reported",  # a line of a table's chat reported to staff (gameplay/signals.py)
     "check_deal_set",
     "deal_outcomes",
     "deal_set",
@@ -57,6 +69,7 @@ __all__ = [
     "stop_table",
     "table_result",
     "tables_played_to_the_end",
+    "turn_due",
     "unfinished_tables_of",
     "value_label",
     "variant_field",
@@ -135,6 +148,8 @@ def start_table(
     deals: list[dict[str, Any]] | None = None,
     embargoed: bool = False,
     context: dict[str, Any] | None = None,
+    pace: str = "",
+    chat: bool = False,
 ) -> str:
     """Open an online table for a fixture and return its id (the league's `table_ref`).
 
@@ -154,10 +169,21 @@ def start_table(
     "round": n, "table": n, "url": "/a/local/path/"}`, each part optional, the words ("Round",
     "Table") the page's own, translated. Raises `VariantError` for a bad variant, seat count,
     match length, bot level, deal or context (an unknown part, a URL that is not a path on this
-    site). Call it inside the league's transaction: bots start moving only after it commits.
+    site). `chat`: the table's chat is on (docs/chat.md; off by default for an event's table,
+    always off at an embargoed one). Call it inside the league's transaction: bots start moving
+    only after it commits.
+    `pace`: the name of a pace (`pace_choices`; a turn-based one plays the table by the day,
+    docs/tables.md "Turn-based tables"): its seconds replace `seconds_per_move`.
     """
+    if pace:
+        seconds = pace_seconds(pace)
+        if seconds is None:
+            raise VariantError(f"unknown pace {pace!r}")
+        seconds_per_move = seconds
     if not isinstance(embargoed, bool):
         raise VariantError("embargoed must be true or false")
+    if not isinstance(chat, bool):
+        raise VariantError("chat must be true or false")
     if deals is not None:
         deals = duplicate.normalised_deals(
             game_name, variant, deals, n_deals, exact=False, keep_salts=True
@@ -189,6 +215,8 @@ def start_table(
             deals=deals,
             embargoed=embargoed,
             context=context,
+            pace=pace,
+            chat=chat,
         )
     except KeyError:
         raise VariantError(f"unknown game {game_name!r}") from None
@@ -411,6 +439,8 @@ def anonymize_seats(user_id: int, name: str) -> int:
             seat.reserved_for_id = None
     Seat.objects.bulk_update(seats, ["name", "token", "user", "resigned_user", "reserved_for"])
     _rename_in_tables(by_table, name)
+    # Its lines in the tables' chats (docs/chat.md) stay in the conversations, under `name`.
+    ChatLine.objects.filter(user_id=user_id).update(name=name, user=None)
     return len(seats)
 
 
@@ -430,6 +460,7 @@ def rename_seats(user_id: int, name: str) -> int:
         seat.name = name
     Seat.objects.bulk_update(seats, ["name"])
     _rename_in_tables(by_table, name)
+    ChatLine.objects.filter(user_id=user_id).update(name=name)  # its chat lines (docs/chat.md)
     return len(seats)
 
 
@@ -449,3 +480,53 @@ def _rename_in_tables(by_table: dict[str, list[int]], name: str) -> None:
             record=table.record, state=table.state, rated=False, seats_rev=F("seats_rev") + 1
         )
         cache.forget(table.pk)
+
+
+def tell_user(user_id: int, message: dict[str, Any]) -> None:
+    """Send a live message to every open page of one account after the current transaction
+    commits (the lobby socket every page opens, static/js/live.js): how the league's notices
+    reach the header's bell at once. A lost message never fails the write it follows."""
+    live.to_user(user_id, message)
+
+
+def vacation_status(user: Any) -> vacation.Vacation:
+    """The account's vacation from turn-based clocks (`until`, `days_left`, `per_year`,
+    `away`) for its profile page; no query (docs/tables.md, "Vacation")."""
+    return vacation.status(user)
+
+
+def pace_choices() -> list[tuple[str, Any]]:
+    """Every pace as (name, label): the live ones, then the turn-based ones (days a move)."""
+    return [(p.name, p.label) for p in paces.friendly_paces()]
+
+
+def describe_clock(pace: str, seconds: int) -> str:
+    """A clock in a person's words: "2 days a move", "Relaxed · 90 s a move", "no clock"."""
+    return paces.describe(pace, seconds)
+
+
+def pace_label(name: Any) -> str:
+    """The pace called `name` in a person's words ("2 days a move"), in the active language;
+    the name itself for one that is not (any more) a pace."""
+    found = paces.PACES.find(name) if isinstance(name, str) else None
+    return str(name) if found is None else str(found.label)
+
+
+def pace_is_turn_based(name: Any) -> bool:
+    """Whether `name` is a pace of days a move (its tables are played by the day)."""
+    seconds = pace_seconds(name)
+    return seconds is not None and paces.turn_based(seconds)
+
+
+def pace_seconds(name: Any) -> int | None:
+    """The seconds a move of the pace called `name`; None for no such pace."""
+    found = paces.PACES.find(name) if isinstance(name, str) else None
+    return None if found is None else found.seconds
+
+
+def analysis_accuracies(user_id: int | None, limit: int = 20) -> list[dict[str, Any]]:
+    """The account's accuracy in each analysed public game, newest first (the player page;
+    docs/bots.md, "Game analysis"): table, game, finished_at, accuracy, marks, decisions."""
+    if user_id is None:
+        return []
+    return analysis.accuracies(user_id, limit)

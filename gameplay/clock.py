@@ -21,6 +21,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+# A clock of a day or more a move is turn-based ("by the day", docs/tables.md): no connect grace,
+# no summary hold, and a timeout waits for a claim (`gameplay/services/turns.py`).
+DAY = 86400
+
+
+def is_turn_based(seconds: int) -> bool:
+    """Whether a table with `seconds` a move is played by the day, not in one sitting."""
+    return seconds >= DAY
+
 
 def next_deadline(
     old_to_act: Iterable[int],
@@ -79,8 +88,9 @@ def summary_until(
 ) -> datetime | None:
     """Until when the summary of the deal an action ended may hold the people's clocks: `cap`
     seconds from now when it dealt a new deal (not when it ended the match) at a table with a
-    clock; None otherwise (nothing new to hold)."""
-    if deal_after == deal_before or finished or seconds <= 0 or cap <= 0:
+    clock; None otherwise (nothing new to hold). A turn-based table holds nothing: its people
+    read the summary whenever they come back, and a clock of days needs no head start."""
+    if deal_after == deal_before or finished or seconds <= 0 or cap <= 0 or is_turn_based(seconds):
         return None
     return now + timedelta(seconds=cap)
 

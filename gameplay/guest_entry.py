@@ -15,6 +15,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from accounts.guests import GuestRefused, start_guest_session
+from gameplay.paces import PACES
+from games import catalogue
 
 AS_GUEST = "as_guest"
 # Fields of the form that are not carried over to the guest's one-click form.
@@ -35,6 +37,7 @@ def offer(request: HttpRequest, *, action: str, back: str, what: str) -> HttpRes
         "action": action,
         "carried": carried,
         "what": what,
+        "choice": _choice(request.POST.get("game", ""), request.POST.get("pace", "")),
         "login_url": f"{reverse('account_login')}?{after}",
         "signup_url": f"{reverse('account_signup')}?{after}",
     }
@@ -50,3 +53,12 @@ def become_guest(request: HttpRequest) -> HttpResponse | None:
         context = {"detail": refused.detail}
         return render(request, "gameplay/guest/refused.html", context, status=refused.status)
     return None
+
+
+def _choice(game: str, pace: str) -> str:
+    """What the visitor chose, in words ("Schieberamsch · Relaxed (90 s a move)"), so the
+    offer says what one click starts; "" when the form named neither."""
+    games = dict(catalogue.game_choices())
+    found = PACES.find(pace) if pace else None
+    parts = [games.get(game, ""), str(found.label) if found else ""]
+    return " · ".join(p for p in parts if p)

@@ -25,7 +25,7 @@ from rest_framework.views import APIView, exception_handler
 from config.rest import JSONParser
 from gameplay.models import Table
 from gameplay.paces import PACES
-from gameplay.services import lobby
+from gameplay.services import lobby, turn_timeouts
 from games import bots as bot_registry
 
 # Keyword arguments of `lobby.create_friendly`, as the request body names them.
@@ -308,3 +308,37 @@ class TableLeave(LobbyAPIView):
     def post(self, request: Request, table_id: str) -> Response:
         table = lobby.leave(request.user, table_id)
         return Response(lobby.entry(table))
+
+
+class TableTimeoutClaimedSerializer(serializers.Serializer):
+    table = serializers.CharField()
+    timed_out = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats handed to a bot"
+    )
+    entry = TableEntrySerializer()
+
+
+class TableClaimTimeout(LobbyAPIView):
+    @extend_schema(
+        tags=TABLES,
+        summary="At a turn-based table, claim the timeout of the players whose deadline passed",
+        description=(
+            "Their seats go to a built-in bot (a forfeit for them, as a resignation) and the match"
+            " plays on; docs/tables.md, 'Turn-based tables'."
+        ),
+        operation_id="tables_claim_timeout",
+        request=None,
+        responses={
+            200: TableTimeoutClaimedSerializer,
+            401: NO_ACCOUNT,
+            403: OpenApiResponse(description="you do not sit at this table"),
+            404: DETAIL,
+            409: OpenApiResponse(
+                description="not a turn-based friendly table, over, nobody late, or you are late"
+            ),
+        },
+    )
+    def post(self, request: Request, table_id: str) -> Response:
+        seats = turn_timeouts.claim_timeout(request.user, table_id)
+        table = lobby.readable_table(request.user, table_id)
+        return Response({"table": table.id, "timed_out": seats, "entry": lobby.entry(table)})

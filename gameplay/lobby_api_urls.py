@@ -18,6 +18,11 @@ urlpatterns = [
     path("<table_id:table_id>/", lobby_api.TableDetail.as_view(), name="table"),
     path("<table_id:table_id>/join/", lobby_api.TableJoin.as_view(), name="join"),
     path("<table_id:table_id>/leave/", lobby_api.TableLeave.as_view(), name="leave"),
+    path(
+        "<table_id:table_id>/claim-timeout/",
+        lobby_api.TableClaimTimeout.as_view(),
+        name="claim-timeout",
+    ),
     path("<table_id:table_id>/rematch/", rematch_api.TableRematch.as_view(), name="rematch"),
     path("<table_id:table_id>/decline/", rematch_api.TableDecline.as_view(), name="decline"),
 ]

@@ -47,7 +47,7 @@ class CreateTableForm(forms.Form):
         label=gettext_lazy("Pace"),
         required=False,
         choices=lambda: (
-            [(p.name, p.label) for p in PACES.values() if not p.turn_based]
+            [(p.name, p.label) for p in PACES.values()]
             + [(CUSTOM, gettext_lazy("Custom clock (seconds per move below)"))]
         ),
         initial=DEFAULT_PACE,

@@ -19,10 +19,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from gameplay import api, guest_entry, meeting_context, rematch_views
+from gameplay import api, guest_entry, meeting_context, rematch_views, turn_views
+from gameplay.clock import is_turn_based
 from gameplay.lobby_forms import CreateTableForm
 from gameplay.models import Table
-from gameplay.services import lobby
+from gameplay.paces import PACES
+from gameplay.services import lobby, turn_timeouts
 from games import catalogue, registry
 
 LOBBY_PAGE_SIZE = 20
@@ -126,15 +128,23 @@ def render_play(
         listed = listed.exclude(seats__user=user)  # one's own are in "Your tables"
     open_page = _page(request, listed.prefetch_related("seats"), LOBBY_PAGE_SIZE)
     mine: list[dict[str, Any]] = []
+    playing: list[dict[str, Any]] = []
     if user.is_authenticated:
-        waiting = lobby.my_tables(user).filter(status=WAITING).prefetch_related("seats")
-        mine = [_row(t, user) for t in waiting[:LOBBY_PAGE_SIZE]]
+        # One's waiting tables, and the way back to a game one left the page of (Back, or
+        # the lobby link mid-game): one read for both.
+        current = lobby.my_tables(user).filter(status__in=(WAITING, PLAYING))
+        rows = [_row(t, user) for t in current.prefetch_related("seats")[: 2 * LOBBY_PAGE_SIZE]]
+        mine = [r for r in rows if r["table"].status == WAITING][:LOBBY_PAGE_SIZE]
+        playing = [r for r in rows if r["table"].status == PLAYING][:LOBBY_PAGE_SIZE]
     context = {
         "form": form,
         "games": catalogue.games(),
+        "paces": [p for p in PACES.values() if not p.turn_based],
+        "play_pace": lobby.play_now_pace(user),
         "open_page": open_page,
         "open_tables": [_row(t, user) for t in open_page.object_list],
         "my_waiting": mine,
+        "my_playing": playing,
         "seat_counts": form.seat_counts() if form else {},
         **(people if people is not None else meeting_context.people_context(user)),
     }
@@ -202,7 +212,9 @@ def leave(request: HttpRequest, table_id: str) -> HttpResponse:
     confirmation (a bot plays the seat out). GET only asks."""
     if not request.user.is_authenticated:
         return _to_login(request, _table_url(table_id))
-    table = get_object_or_404(Table.objects.only("id", "status", "game"), pk=table_id)
+    table = get_object_or_404(
+        Table.objects.only("id", "status", "game", "seconds_per_move"), pk=table_id
+    )
     confirmed = request.method == "POST" and (
         table.status != PLAYING or request.POST.get("confirm") == "resign"
     )
@@ -214,6 +226,7 @@ def leave(request: HttpRequest, table_id: str) -> HttpResponse:
             "table": table,
             "game_name": _game_name(table.game),
             "resign": table.status == PLAYING,
+            "by_day": is_turn_based(table.seconds_per_move),
         }
         return render(request, "gameplay/lobby/leave_confirm.html", context)
     try:
@@ -300,6 +313,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 # An embargoed (duplicate) table's result and replay wait for its section.
                 "result": _result_of(table, mine, resigned) if finished and not withheld else None,
                 "withheld": finished and withheld,
+                "resigned": resigned,  # still played out by a bot: to watch, not to resume
                 "url": _table_url(table.id),
                 "replay_url": f"/tables/{table.id}/replay/" if finished and not withheld else None,
             }
@@ -307,6 +321,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     context = {
         "page": page,
         "rows": rows,
+        "your_turn": turn_views.your_turn_rows(user),
         "offers": rematch_views.offers_for(user),
         **meeting_context.incoming_context(user),
     }
@@ -342,6 +357,8 @@ def table_extras(request: HttpRequest, table: Table) -> dict[str, Any]:
     return {
         "lobby": {
             "can_resign": table.status == PLAYING and user.pk in played,
+            # By the day: a late player's deadline passed, and the viewer may claim it.
+            "can_claim_timeout": turn_timeouts.claimable(table, user),
             # Seated at the rematch (offered or accepted): its page; asked: the offer.
             "rematch_url": _table_url(rematch.id) if seated else None,
             "offer": rematch_views.offer(rematch)

@@ -110,6 +110,7 @@ def people_context(
         "people_words": script_words(),
     }
     if mine is not None:
+        seeks.heard(mine)  # the page that shows one's seek keeps it alive, like its poll
         elapsed = max(0, int((timezone.now() - mine.created_at).total_seconds()))
         context["my_seek"] = {
             **seek_row(mine, user),

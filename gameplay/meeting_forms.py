@@ -19,8 +19,15 @@ NEVER = ""
 
 
 def pace_choices() -> list[tuple[str, Any]]:
-    """The live paces, in the registry's order, as a person reads them."""
-    return [(p.name, p.label) for p in paces.PACES.values() if not p.turn_based]
+    """The live paces, in the registry's order, as a person reads them (a seek's: quick
+    pairing meets people now)."""
+    return [(p.name, p.label) for p in paces.live_paces()]
+
+
+def challenge_pace_choices() -> list[tuple[str, Any]]:
+    """Every pace, the turn-based ones too: a challenge is a game with someone you know, who may
+    well play it by the day."""
+    return [(p.name, p.label) for p in paces.friendly_paces()]
 
 
 def bot_wait_label(seconds: int | None) -> Any:
@@ -79,7 +86,7 @@ class ChallengeForm(forms.Form):
     )
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=catalogue.game_choices)
     pace = forms.ChoiceField(
-        label=gettext_lazy("Pace"), choices=pace_choices, initial=paces.DEFAULT_PACE
+        label=gettext_lazy("Pace"), choices=challenge_pace_choices, initial=paces.DEFAULT_PACE
     )
     rated = _rated_field()
     bots = forms.TypedChoiceField(

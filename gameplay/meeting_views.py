@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 
-from gameplay import lobby_views, meeting_context
+from gameplay import guest_entry, lobby_views, meeting_context
+from gameplay.clock import is_turn_based
 from gameplay.meeting_forms import ChallengeForm, SeekForm
 from gameplay.models import Seek
 from gameplay.post_only import post_form
@@ -55,9 +56,19 @@ def _refused(request: HttpRequest, status: int, **forms: object) -> HttpResponse
 
 @post_form("gameplay:play")
 def seek(request: HttpRequest) -> HttpResponse:
-    """Seek a table with people; a match found at once opens the table."""
+    """Seek a table with people; a match found at once opens the table. A visitor not logged in
+    chooses first: as a guest (whose seek is casual), or log in, or sign up."""
+    if guest_entry.wants_guest(request):
+        refused = guest_entry.become_guest(request)
+        if refused is not None:
+            return refused
     if not request.user.is_authenticated:
-        return _to_login(_play(PEOPLE))
+        return guest_entry.offer(
+            request,
+            action=reverse("gameplay:seek"),
+            back=_play(PEOPLE),
+            what=gettext("Play with people now"),
+        )
     form = SeekForm(request.POST)
     if not form.is_valid():
         return _refused(request, 400, seek_form=form)
@@ -101,11 +112,14 @@ def challenge(request: HttpRequest) -> HttpResponse:
     except LobbyError as exc:
         form.add_error("player" if exc.status == 404 else None, exc.detail)
         return _refused(request, exc.status, challenge_form=form)
-    messages.success(
-        request,
-        gettext("%(name)s is asked; you will be taken to the table when they accept.")
-        % {"name": made.challenged.get_username()},
-    )
+    if is_turn_based(made.seconds_per_move):
+        # By the day, nobody waits on the page: the table is in My games once it is accepted.
+        text = gettext(
+            "%(name)s is asked and told by a notice; once they accept, the table is in My games."
+        )
+    else:
+        text = gettext("%(name)s is asked; you will be taken to the table when they accept.")
+    messages.success(request, text % {"name": made.challenged.get_username()})
     return redirect(_play(CHALLENGES))
 
 

@@ -14,6 +14,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 def new_table_id() -> str:
@@ -101,6 +102,10 @@ class Table(models.Model):
     context = models.JSONField(
         null=True, blank=True, help_text="event, round, table, url: shown by the table's header"
     )
+    # The table's chat (docs/chat.md): on at the lobby's (friendly) tables, an event's choice (off
+    # unless its organizer turned it on), the operator's (create_table --chat), never at an
+    # embargoed (duplicate) table.
+    chat = models.BooleanField(default=False, help_text="players and spectators may chat")
     rated = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True, help_text="score_record output at the end")
     record = models.JSONField(null=True, blank=True, help_text="the game record at the end")
@@ -196,9 +201,19 @@ class Seat(models.Model):
     # The last deal whose start the seat's person is ready for: they dismissed the summary of
     # the deal before it (the table protocol's `ready`), so its clock need not wait for them.
     ready_deal = models.PositiveSmallIntegerField(default=0)
+    # At a turn-based table (docs/tables.md, "Turn-based tables"): since when the seat's person
+    # has had to move, null when it is not their move (or not such a table). Set once per new
+    # turn after commit (`gameplay/services/turns.py`), so one turn gives one notice; "Your turn"
+    # lists and counts these.
+    due_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
+        indexes = [
+            models.Index(
+                fields=["user"], name="seat_turn_due", condition=Q(due_since__isnull=False)
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
             models.UniqueConstraint(
@@ -224,6 +239,39 @@ class Seat(models.Model):
     def is_open(self) -> bool:
         """Nobody sits here yet (a waiting table's seat; maybe reserved for one account)."""
         return self.user_id is None and not self.bot
+
+
+class ChatLine(models.Model):
+    """One line of a table's chat (docs/chat.md), kept so its history survives a restart and a
+    report can attach the conversation. Players and spectators write in separate channels and
+    never read each other's. A line is free `text` or a preset `phrase` (a code every reader
+    sees in their own language), never both."""
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    channel = models.CharField(max_length=12, choices=Channel.choices)
+    # The writer: a seat's number in the players' channel (null for a spectator), and the account.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    name = models.CharField(max_length=150, help_text="the writer's name at the table")
+    text = models.CharField(max_length=1000, blank=True)
+    phrase = models.CharField(max_length=16, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["table", "channel", "id"], name="chat_line_by_channel"),
+            models.Index(fields=["table", "user", "created_at"], name="chat_line_by_writer"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.channel} {self.name}: {self.text or self.phrase}"
 
 
 class Action(models.Model):
@@ -274,6 +322,7 @@ class Seek(models.Model):
         MATCHED = "matched", "Matched to a table"
         CANCELLED = "cancelled", "Cancelled"
         EXPIRED = "expired", "Expired"
+        LAPSED = "lapsed", "Left (no longer read by its seeker)"
 
     id = models.CharField(primary_key=True, max_length=32, default=new_meeting_id, editable=False)
     user = models.ForeignKey(
@@ -291,6 +340,9 @@ class Seek(models.Model):
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="seeks"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(
+        default=timezone.now, help_text="when its seeker last read it (the heartbeat)"
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -359,3 +411,34 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"challenge {self.id} ({self.game}, {self.status})"
+
+
+class TableAnalysis(models.Model):
+    """A finished table's game analysis (docs/bots.md, "Game analysis"): one per table, computed
+    once on the bots queue and shown to everyone who may watch the replay. `summary` holds per
+    seat only the accuracy and the marks (the player page reads it without the whole result)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="analysis"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(null=True, blank=True, help_text="games.analysis.analyse")
+    summary = models.JSONField(default=dict, blank=True, help_text="per seat: accuracy, marks")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="table_analyses",
+    )
+    requested_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"analysis of {self.table_id} ({self.status})"

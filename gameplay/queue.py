@@ -16,6 +16,7 @@ BOT_MOVE = "gameplay.bot_move"
 SWEEP_CLOCKS = "gameplay.sweep_clocks"
 EXPIRE_WAITING = "gameplay.expire_waiting"
 SWEEP_SEEKS = "gameplay.sweep_seeks"
+ANALYSE_TABLE = "gameplay.analyse_table"
 
 
 def task(name: str) -> Task:

@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.preferences import display_preferences
 from gameplay.models import Table
-from gameplay.services import replay, summaries, table_context
+from gameplay.services import analysis, replay, summaries, table_context
 from gameplay.services.duplicate_tables import WITHHELD
 from games import catalogue
 
@@ -66,6 +66,23 @@ def _strings() -> dict[str, str]:
         "loadFailed": gettext("This deal could not be loaded. Try again."),
         "title": gettext("Replay"),
         "summary": gettext("How the deal was scored"),
+        # Game analysis (docs/bots.md, "Game analysis").
+        "analyse": gettext("Analyse"),
+        "analysing": gettext("The analysis is running…"),
+        "analysisFailed": gettext("The analysis failed. You may ask for it again."),
+        "inaccuracy": gettext("Inaccuracy"),
+        "mistake": gettext("Mistake"),
+        "blunder": gettext("Blunder"),
+        "better": gettext("Better:"),
+        "cost": gettext("costs %(points)s points on average"),
+        "goodMove": gettext("No better decision found."),
+        # ?! inaccuracies, ? mistakes, ?? blunders: counted by symbol (no plural forms needed).
+        "accuracy": gettext("%(who)s: accuracy %(pct)s — ?! %(i)s · ? %(m)s · ?? %(b)s"),
+        "dealAnalysis": gettext("This deal: %(who)s lost %(points)s points to mistakes"),
+        "doubleDummy": gettext(
+            "Double dummy: best play would have made %(best)s, %(who)s made %(made)s"
+        ),
+        "ddLoss": gettext("Double dummy: %(points)s points below the best card"),
     }
 
 
@@ -105,6 +122,8 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         # The deal summaries (static/js/summary.js): the Match table's rows and legend.
         "summaryUrl": reverse("gameplay:deal_summary", args=[table.id]),
         "legend": summaries.legend(table.game),
+        "analysisUrl": reverse("gameplay:table_analysis", args=[table.id]),
+        "analysis": analysis.state(table, request.user),
     }
     context = {
         "table": table,
@@ -133,3 +152,33 @@ def table_replay_json(request: HttpRequest, table_id: str) -> JsonResponse:
     except IndexError:
         return JsonResponse({"detail": gettext("the record has no such deal")}, status=404)
     return JsonResponse(data)
+
+
+@require_http_methods(["GET", "POST"])
+def table_analysis(request: HttpRequest, table_id: str) -> HttpResponse:
+    """The table's game analysis: GET its state as JSON (whoever may watch the replay); POST
+    asks for it (the table's players, anyone signed in for a public table): 202 queued, 403
+    refused, 429 over the hourly limit. A form's POST (no JSON asked for) goes back to the
+    replay page."""
+    table = _finished_table(request, table_id)
+    if table is None:
+        return JsonResponse({"detail": gettext("no replay of this table")}, status=404)
+    if table.embargoed:
+        return JsonResponse({"detail": str(WITHHELD)}, status=403)
+    if request.method == "GET":
+        return JsonResponse(analysis.state(table, request.user))
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    if not analysis.may_request(table, request.user):
+        detail = gettext("Only the players of this table may ask for its analysis.")
+        if not request.user.is_authenticated:
+            detail = gettext("Sign in to ask for an analysis.")
+        return JsonResponse({"detail": detail}, status=403)
+    try:
+        analysis.request(table, request.user)
+    except analysis.Throttled as e:
+        if not wants_json:
+            return HttpResponse(str(e), status=429, content_type="text/plain; charset=utf-8")
+        return JsonResponse({"detail": str(e)}, status=429)
+    if not wants_json:
+        return redirect(reverse("gameplay:replay", args=[table.id]))
+    return JsonResponse(analysis.state(table, request.user), status=202)

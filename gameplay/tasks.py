@@ -13,6 +13,7 @@ import socket
 from celery import shared_task
 
 from gameplay import queue
+from gameplay.services import analysis
 from gameplay.services.bot_moves import play_bot, play_bot_beside
 from gameplay.services.challenges import expire_challenges
 from gameplay.services.clocks import sweep_clocks as sweep
@@ -55,3 +56,9 @@ def sweep_seeks() -> int:
     """Quick pairing's clock (Celery beat, every two seconds; the embedded server too): seat the
     seekers whose bot wait has passed, expire old seeks and challenges."""
     return sweep_seeks_now() + expire_challenges()
+
+
+@shared_task(name=queue.ANALYSE_TABLE, ignore_result=True)
+def analyse_table(table_id: str) -> bool:
+    """A finished table's game analysis (on the bots queue): nothing if it is not queued."""
+    return analysis.run(table_id)

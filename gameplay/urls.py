@@ -11,6 +11,7 @@ from gameplay import (
     replay_views,
     rules_views,
     summary_views,
+    turn_views,
     views,
 )
 
@@ -21,6 +22,11 @@ urlpatterns = [
     path("tables/<table_id:table_id>/", views.table, name="table"),
     path("tables/<table_id:table_id>/record.json", views.table_record, name="table_record"),
     path("tables/<table_id:table_id>/replay/", replay_views.table_replay, name="replay"),
+    path(
+        "tables/<table_id:table_id>/analysis.json",
+        replay_views.table_analysis,
+        name="table_analysis",
+    ),
     path(
         "tables/<table_id:table_id>/replay.json",
         replay_views.table_replay_json,
@@ -48,6 +54,13 @@ urlpatterns = [
     path("tables/<table_id:table_id>/rematch/", lobby_views.rematch, name="rematch"),
     path("tables/<table_id:table_id>/decline/", rematch_views.decline, name="decline"),
     path("games/", lobby_views.my_games, name="my-games"),
+    # Turn-based play (gameplay/turn_views.py, docs/tables.md "Turn-based tables").
+    path(
+        "tables/<table_id:table_id>/claim-timeout/",
+        turn_views.claim_timeout,
+        name="claim-timeout",
+    ),
+    path("play/vacation/", turn_views.vacation_view, name="vacation"),
     # How to play: the games, and each game's rules page (gameplay/rules_views.py).
     path("rules/", rules_views.rules_index, name="rules-index"),
     path("games/<slug:game>/", rules_views.rules_page, name="rules"),

@@ -10,12 +10,15 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounts.guests import is_guest_name
 from accounts.preferences import display_preferences
 from gameplay import api, lobby_views
+from gameplay.chat_page import chat_config
+from gameplay.clock import is_turn_based
 from gameplay.models import Table
 from gameplay.services import duplicate_tables, identity, matches, summaries, table_context
 from games import catalogue, registry
@@ -36,9 +39,17 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     if obj.status in (Table.Status.WAITING, Table.Status.CANCELLED):
         # Not dealt (yet, or ever): its invitation and Leave instead of an empty table.
         return lobby_views.waiting_table(request, obj, viewer.seat if viewer else None)
-    seats = list(obj.seats.order_by("number").values("number", "name", "bot", "resigned_user_id"))
+    seats = list(
+        obj.seats.order_by("number").values(
+            "number", "name", "bot", "resigned_user_id", "user__vacation_until"
+        )
+    )
+    by_day, now = is_turn_based(obj.seconds_per_move), timezone.now()
     for seat in seats:  # the guest mark (a guest's name says so: accounts.guests)
         seat["guest"] = not seat["bot"] and is_guest_name(seat["name"])
+        # By the day a player on vacation is marked: their clock waits until they are back.
+        until = seat["user__vacation_until"]
+        seat["away"] = until.isoformat() if by_day and until and until > now else None
     spec = registry.get_game(obj.game)
     if viewer is None:
         return render(
@@ -60,11 +71,13 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
                 "bot": bool(s["bot"]),
                 "resigned": s["resigned_user_id"] is not None,
                 "guest": s["guest"],
+                "awayUntil": s["away"],
             }
             for s in seats
         ],
         "nDeals": obj.n_deals,
         "secondsPerMove": obj.seconds_per_move,
+        "turnBased": is_turn_based(obj.seconds_per_move),  # by the day: no summary countdown
         "socketPath": f"/ws/tables/{obj.id}/",
         # An embargoed table's record and replay wait for its section: the end says so.
         "recordUrl": None if obj.embargoed else f"/tables/{obj.id}/record.json",
@@ -79,6 +92,8 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         "summarySeconds": summaries.summary_seconds(),
         "summaryUrl": reverse("gameplay:deal_summary", args=[obj.id]),
         "legend": summaries.legend(obj.game),
+        # The table's chat (static/js/chat.js): None when it has none.
+        "chat": chat_config(obj, viewer.seat, request.user),
     }
     context = {
         "table": obj,

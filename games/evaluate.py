@@ -1,7 +1,8 @@
 """Measure the bots: strength on duplicate deals, and how their auctions go.
 
     .venv/bin/python -m games.evaluate --bot strong --against basic --deals 200 \\
-        --seed 1 [--iterations 20 | --seconds 0.3] [--games schieberamsch,...] [--json]
+        --seed 1 [--iterations 20 | --seconds 0.3] [--games schieberamsch,...] [--json] \\
+        [--inference off|auction|all] [--against-inference off|auction|all]
     .venv/bin/python -m games.evaluate --auctions --games mediatore --deals 2000
 
 Strength, on duplicate deals: deal *i* (a one-deal match from the seed ``S/i``) is played once
@@ -13,6 +14,9 @@ seat; printed per game: deals, mean difference, 95% confidence interval (normal,
 the share of deals won / tied / lost, and the bot's CPU per move (mean, p95, every decision it
 took, forced ones included). `--iterations` gives a searching bot a number of worlds per move,
 so that a seed gives the same figures; without it, it thinks `--seconds` of CPU a move.
+`--inference` sets the searching bot's inference (docs/bots.md, "Inference": `off` uniform
+worlds, `auction` every observed action but the cards played, `all` those too; default the
+level's), `--against-inference` a searching baseline's: strong with against strong without.
 
 Auctions (`--auctions`, games with a bidding phase): all seats play the `--bot` level; it counts
 how often each seat (by auction position, eldest first) bids, which contract the auction ends in
@@ -31,23 +35,46 @@ import random
 import statistics
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from games import registry
-from games.bots import get_bot, levels
+from games.bots import get_bot, level, levels
 from games.core.base import Match
 from games.core.bots import search
+from games.core.bots.inference import Inference
 from games.core.bots.registry import Chooser
 from games.core.bots.search import Budget
 
+# --inference: off (uniform worlds), auction (every observed action but plays), all (plays too)
+INFERENCE: dict[str | None, Inference | bool | None] = {
+    None: None,
+    "off": False,
+    "auction": Inference(plays=False),
+    "all": Inference(plays=True),
+}
 
-def chooser(game: str, level: str, budget: Budget | None = None) -> Chooser:
-    """The choose function of a level at this budget (a level that does not search ignores it)."""
-    bot = get_bot(game, level)
+
+def chooser(game: str, name: str, budget: Budget | None = None) -> Chooser:
+    """The choose function of a level at this budget (a level that does not search ignores it;
+    one that sees the match is given it by `play_table`)."""
+    bot = get_bot(game, name)
+    if level(name).sees_match:  # it is given the real match (play_table), never at a table
+        return _sees_match(bot.choose)
     if not bot.searches:
         return bot.choose
     budget = budget or Budget()
     return lambda view, legal, rng: bot.choose(view, legal, rng, budget=budget)
+
+
+def _sees_match(choose: Chooser) -> Chooser:
+    """`choose` marked as one that play_table gives the match (``match=``) besides the view."""
+
+    def sees(view: dict[str, Any], legal: list[Any], rng: random.Random, **match: Any) -> Any:
+        return choose(view, legal, rng, **match)
+
+    sees.sees_match = True  # type: ignore[attr-defined]
+    return sees
 
 
 def play_table(
@@ -66,7 +93,8 @@ def play_table(
         if forced is not None and {"act": "pass"} in legal:
             action = dict(legal[pending.pop(s)]) if s in pending else {"act": "pass"}
         else:
-            action = players[s](match.view(s), legal, rngs[s])
+            sees = {"match": match} if getattr(players[s], "sees_match", False) else {}
+            action = players[s](match.view(s), legal, rngs[s], **sees)
         match.apply(s, action)
     return match
 
@@ -74,15 +102,18 @@ def play_table(
 def _timed(choose: Chooser, cpu: list[float], searched: dict[str, int]) -> Chooser:
     """`choose`, recording its CPU seconds per decision and the worlds and rollouts it drew."""
 
-    def timed(view: dict[str, Any], legal: list[Any], rng: random.Random) -> dict[str, Any]:
+    def timed(
+        view: dict[str, Any], legal: list[Any], rng: random.Random, **match: Any
+    ) -> dict[str, Any]:
         before = dict(search.COUNTS)
         started = time.process_time()
-        action = choose(view, legal, rng)
+        action = choose(view, legal, rng, **match)
         cpu.append(time.process_time() - started)
         for key in searched:
             searched[key] += search.COUNTS[key] - before[key]
         return action
 
+    timed.sees_match = getattr(choose, "sees_match", False)  # type: ignore[attr-defined]
     return timed
 
 
@@ -95,7 +126,7 @@ def duplicate_deal(
     base = play_table(game, seed, [against] * seats).result()["totals"]["payouts"]
     cpu: list[float] = []
     diffs = []
-    searched = {"worlds": 0, "rollouts": 0}
+    searched = {"worlds": 0, "rollouts": 0, "draws": 0}
     for seat in range(seats):
         players = [against] * seats
         players[seat] = _timed(bot, cpu, searched)
@@ -104,9 +135,13 @@ def duplicate_deal(
     return statistics.fmean(diffs), cpu, searched
 
 
-def _one(job: tuple[str, str, str, str, Budget]) -> tuple[float, list[float], dict[str, int]]:
-    game, seed, bot, against, budget = job
-    return duplicate_deal(game, seed, chooser(game, bot, budget), chooser(game, against, budget))
+def _one(
+    job: tuple[str, str, str, str, Budget, Budget],
+) -> tuple[float, list[float], dict[str, int]]:
+    game, seed, bot, against, budget, against_budget = job
+    return duplicate_deal(
+        game, seed, chooser(game, bot, budget), chooser(game, against, against_budget)
+    )
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -122,10 +157,13 @@ def duplicate(
     seed: int = 0,
     budget: Budget | None = None,
     processes: int = 1,
+    against_budget: Budget | None = None,
 ) -> dict[str, Any]:
-    """`bot` against `against` on `deals` duplicate deals (see the module docstring)."""
+    """`bot` against `against` on `deals` duplicate deals (see the module docstring);
+    `against_budget`: the baseline's, when it differs (another inference setting)."""
     budget = budget or Budget()
-    jobs = [(game, f"{seed}/{i}", bot, against, budget) for i in range(deals)]
+    against_budget = against_budget or budget
+    jobs = [(game, f"{seed}/{i}", bot, against, budget, against_budget) for i in range(deals)]
     started = time.perf_counter()
     if processes > 1:
         with multiprocessing.get_context("spawn").Pool(processes) as pool:
@@ -135,6 +173,7 @@ def duplicate(
     diffs = [d for d, _, _ in done]
     worlds = sum(c["worlds"] for _, _, c in done)
     rollouts = sum(c["rollouts"] for _, _, c in done)
+    draws = sum(c["draws"] for _, _, c in done)
     searches = any(get_bot(game, level).searches for level in (bot, against))
     cpu = [c for _, cs, _ in done for c in cs]
     mean = statistics.fmean(diffs)
@@ -159,6 +198,7 @@ def duplicate(
         },
         "searched": {
             "worlds_per_move": round(worlds / len(cpu), 1) if cpu else 0.0,
+            "draws_per_move": round(draws / len(cpu), 1) if cpu else 0.0,
             "rollouts_per_move": round(rollouts / len(cpu), 1) if cpu else 0.0,
             "rollouts_per_cpu_second": round(rollouts / sum(cpu)) if sum(cpu) else 0,
         },
@@ -235,6 +275,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, help="worlds per move (reproducible)")
     parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds per move")
     parser.add_argument("--games", default=",".join(registry.game_names()))
+    choices = [name for name in INFERENCE if name]
+    parser.add_argument(
+        "--inference", choices=choices, help="the bot's inference (default: the level's)"
+    )
+    parser.add_argument(
+        "--against-inference", choices=choices, help="the baseline's inference (a searching one)"
+    )
     parser.add_argument("--processes", type=int, default=1, help="deals played in parallel")
     parser.add_argument("--json", action="store_true", help="one JSON object per game")
     parser.add_argument(
@@ -245,21 +292,32 @@ def main(argv: list[str] | None = None) -> None:
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     try:
-        budget = Budget(seconds=args.seconds, iterations=args.iterations)
+        budget = Budget(
+            seconds=args.seconds, iterations=args.iterations, inference=INFERENCE[args.inference]
+        )
+        against_budget = replace(budget, inference=INFERENCE[args.against_inference])
     except ValueError as exc:
         parser.error(str(exc))
     for game in args.games.split(","):
         if game not in registry.game_names():
             parser.error(f"unknown game {game!r}")
-        for level in (args.bot, args.against):
-            if level not in levels(game):
-                parser.error(f"no {level!r} bot for {game} (levels: {', '.join(levels(game))})")
+        for name in (args.bot, args.against):
+            known = levels(game, unoffered=True)  # the evaluation's own levels too
+            if name not in known:
+                parser.error(f"no {name!r} bot for {game} (levels: {', '.join(known)})")
     for game in args.games.split(","):
         if args.auctions:
             out = auctions(game, args.deals, args.bot)
         else:
             out = duplicate(
-                game, args.bot, args.against, args.deals, args.seed, budget, args.processes
+                game,
+                args.bot,
+                args.against,
+                args.deals,
+                args.seed,
+                budget,
+                args.processes,
+                against_budget,
             )
         print(json.dumps(out) if args.json else _text(out), flush=True)
 

@@ -221,6 +221,15 @@ class Event(models.Model):
     bye_match_points = models.SmallIntegerField(default=1)
     tiebreaks = models.JSONField(default=list, blank=True)
     seconds_per_move = models.PositiveIntegerField(default=60)
+    # The fixtures' tables' pace by name (gameplay's paces; docs/league.md "Turn-based events"):
+    # a turn-based one ("2-days") plays them by the day; blank: `seconds_per_move` as given.
+    pace = models.CharField(
+        _("pace"),
+        max_length=16,
+        blank=True,
+        default="",
+        help_text=_("blank: the seconds per move; a pace of days plays the tables by the day"),
+    )
     on_timeout = models.CharField(
         max_length=8, choices=Timeout.choices, default=Timeout.DEFAULT_ACTION
     )
@@ -228,6 +237,16 @@ class Event(models.Model):
         default=True, help_text="publishing a round opens an online table for each fixture"
     )
     allow_spectators = models.BooleanField(default=True)
+    # The tables' chat (docs/chat.md): off unless the organizer turns it on; a duplicate event's
+    # tables never have it (gameplay turns it off at an embargoed table whatever this says).
+    table_chat = models.BooleanField(
+        _("chat at the tables"),
+        default=False,
+        help_text=_(
+            "players may write to each other at their table (and spectators among themselves); "
+            "never at duplicate tables"
+        ),
+    )
     # Open by default: an event is for whoever the organizer enters, programs included (shown
     # with the bot mark); an organizer who wants people only says so (league.services.events).
     allow_bot_accounts = models.BooleanField(
@@ -916,6 +935,10 @@ class PlayerReport(models.Model):
     reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
     text = models.TextField(_("what happened"), max_length=2000, blank=True)
     created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    # A report from a table's chat (docs/chat.md): the table and the conversation as it stood,
+    # [{"at", "name", "seat", "text", "phrase"}, ...] oldest first; blank/null otherwise.
+    chat_table = models.CharField(_("table of the chat"), max_length=32, blank=True, default="")
+    chat_lines = models.JSONField(_("the conversation"), null=True, blank=True)
     handled = models.BooleanField(_("handled"), default=False)
     handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
     handled_by = models.ForeignKey(
@@ -963,6 +986,10 @@ class Notice(models.Model):
         null=True, blank=True, help_text="when the mail task handled it (see email_status)"
     )
     email_status = models.CharField(max_length=16, blank=True)
+    pushed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the push task handled it (see push_status)"
+    )
+    push_status = models.CharField(max_length=16, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -976,6 +1003,12 @@ class Notice(models.Model):
                 condition=Q(emailed_at__isnull=True),
                 name="notice_mail_pending",
             ),
+            # Held in quiet hours, or waiting for the day's digest (`notice_timers`, a minute).
+            models.Index(
+                fields=["user"],
+                condition=Q(email_status__in=["held", "digest"]) | Q(push_status="held"),
+                name="notice_waiting",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -983,13 +1016,43 @@ class Notice(models.Model):
 
 
 class NoticeSettings(models.Model):
-    """An account's e-mail switches, one per kind of notice (on-site notices are always made).
-    `email` holds only the kinds switched away from their default."""
+    """An account's switches, per kind of notice, for e-mail and for push (on-site notices are
+    always made): `email` and `push` hold only the kinds switched away from their default. Quiet
+    hours and the daily digest are read on the account's own clock (`time_zone`)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
     )
     email = models.JSONField(default=dict, blank=True)
+    push = models.JSONField(default=dict, blank=True)
+    time_zone = models.CharField(max_length=64, blank=True, help_text="blank: the site's")
+    quiet_from = models.TimeField(null=True, blank=True)
+    quiet_to = models.TimeField(null=True, blank=True)
+    digest = models.BooleanField(default=False, help_text="one mail a day instead of single ones")
+    digest_hour = models.PositiveSmallIntegerField(default=8)
+    digest_sent_on = models.DateField(
+        null=True, blank=True, help_text="the account's local day of its last digest"
+    )
 
     def __str__(self) -> str:
         return f"notice settings of {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription for an account: where the push service takes pushes
+    (`endpoint`, a URL the browser got from it) and the keys that encrypt them for that browser
+    alone. A push service that answers 404 or 410 has dropped it, and so do we."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=128)
+    auth = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user"], name="push_subscription_user")]
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"

@@ -34,6 +34,8 @@ DEADLINE_REMINDERS = "league.deadline_reminders"
 APPLY_DEADLINE_POLICIES = "league.apply_deadline_policies"
 FINISH_TABLE = "league.finish_table"
 DELETE_IDLE_GUESTS = "league.delete_idle_guests"
+PUSH_NOTICES = "league.push_notices"
+NOTICE_TIMERS = "league.notice_timers"
 
 
 def on_commit(name: str, *args: Any, robust: bool = False, beside: bool = False) -> None:
@@ -120,3 +122,10 @@ def email_notices(notice_ids: list[int]) -> None:
     """Mail these new notices (each is claimed once). Robust: `sweep_notice_mail` (beat) mails
     what a lost task left behind."""
     on_commit(EMAIL_NOTICES, list(notice_ids), robust=True)
+
+
+def push_notices(notice_ids: list[int]) -> None:
+    """Push these new notices to their accounts' browsers: a worker's job, or in the embedded
+    mode the thread beside the server (a push service's answer never delays a move). Robust: a
+    push lost with a broker that is down is lost; the bell and the mail still tell."""
+    on_commit(PUSH_NOTICES, list(notice_ids), robust=True, beside=True)

@@ -11,7 +11,7 @@ from celery import shared_task
 from league import finished_tables, queue
 from league.models import Event
 from league.ratings import services as ratings
-from league.services import guests, notice_mail, schedule
+from league.services import guests, notice_mail, notice_timers, schedule, web_push
 from league.services.standings import refresh_standings
 
 
@@ -60,6 +60,19 @@ def sweep_ratings() -> int:
 def email_notices(notice_ids: list[int]) -> int:
     """Mail these notices; each is claimed once, so a retry or a second delivery sends nothing."""
     return notice_mail.email_notices(notice_ids)
+
+
+@shared_task(name=queue.PUSH_NOTICES)
+def push_notices(notice_ids: list[int]) -> int:
+    """Push these notices to their accounts' browsers; each is claimed once."""
+    return web_push.push_notices(notice_ids)
+
+
+@shared_task(name=queue.NOTICE_TIMERS)
+def run_notice_timers() -> dict[str, int]:
+    """Release notices held in quiet hours that are over, send the due daily digests (beat,
+    every minute); idempotent."""
+    return notice_timers.run_timers()
 
 
 @shared_task(name=queue.SWEEP_NOTICE_MAIL)

@@ -5,6 +5,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Property tests are judged by what they find, never by how fast an example ran: a loaded CI
+# machine (two workers, a browser) must not turn a slow example into a failure.
+hypothesis_settings.register_profile("mediana", deadline=None)
+hypothesis_settings.load_profile("mediana")
 
 # The whole suite in one language (docs/translations.md, "The suite in another language"):
 # `MEDIANA_TEST_LANGUAGE=de pytest …` makes every Django test client ask for it by

@@ -22,7 +22,7 @@ from django.db import close_old_connections
 from config.websocket_frames import MAX_MESSAGE_CHARS
 from gameplay.runtime import limits, notify, pool, runner
 from gameplay.runtime.dispatch import InTurnDispatchMixin
-from gameplay.services import payloads, play, presence, readiness, watchers
+from gameplay.services import chat, payloads, play, presence, readiness, watchers
 from gameplay.services.errors import SeatsChanged, TableError
 from gameplay.services.identity import identify
 
@@ -157,6 +157,12 @@ def parse_ready(content: dict[str, Any]) -> int:
     return deal
 
 
+def chat_group_name(table_id: str, seat: int | None) -> str:
+    """The channel-layer group of one channel of a table's chat: its players, its spectators."""
+    return f"table.{table_id}.chat.{chat.channel_of(seat)}"
+
+
+MAX_MUTED = 100  # authors one connection may mute (the players and a crowd of spectators)
 MAX_READY_DEAL = 10_000  # deals: far past any match, and a small integer for the column
 
 
@@ -174,6 +180,8 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
     race_lost_at: int
     spectator_slot: limits.SpectatorSlot | None = None  # a spectator's place in its address's cap
     revoked = False  # closed because its seat changed: it sends and applies nothing more
+    chat_group: str | None = None  # its channel of the table's chat, when the chat is on
+    chat_seen = 0  # the last line of the chat history sent: the group may deliver it again
     watching = False  # a spectator counted in the table's `watchers` (services/watchers.py)
 
     async def connect(self) -> None:
@@ -236,8 +244,29 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         # and one already included in the read is dropped by its seq.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.muted: set[str] = set()  # chat authors whose lines this connection is not sent
         runner.start_embedded_services()
         await self.send_missing()
+
+    async def join_chat(self, content: dict[str, Any]) -> None:
+        """`chat_join`: read its channel of the table's chat (players' or spectators',
+        docs/chat.md) from now on: join the group, then send the `chat_history`. A client that
+        never asks is sent no chat at all; a table without chat answers `forbidden`."""
+        group = chat_group_name(self.table_id, self.seat)
+        await self.channel_layer.group_add(group, self.channel_name)
+        lines = await in_pool(chat.history)(self.table_id, self.seat)
+        if lines is None:
+            if self.chat_group is None:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            message = "this table has no chat"
+            await self.send_error("forbidden", message, echo_id(content), "chat_off")
+            return
+        self.chat_group = group
+        self.chat_seen = lines[-1]["id"] if lines else 0
+        channel = chat.channel_of(self.seat)
+        await self.send(
+            text_data=json.dumps({"type": "chat_history", "channel": channel, "lines": lines})
+        )
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()`: that is a hop to the
@@ -255,10 +284,16 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
             self.spectator_slot = None
 
     async def disconnect(self, code: int) -> None:
+        """Uncount a spectator first and whatever happens: a failed group_discard (the layer
+        busy or down) must not leave the count too high for the rest of the table's life."""
         self.release_slot()
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        await self.stop_watching()
+        try:
+            await self.stop_watching()
+        finally:
+            if getattr(self, "group", None):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.chat_group is not None:
+                await self.channel_layer.group_discard(self.chat_group, self.channel_name)
 
     async def stop_watching(self) -> None:
         """Take this spectator off the table's count, once. A failure leaves the count too
@@ -318,6 +353,14 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
             await self.act(content)
         elif kind == "ready":
             await self.ready(content)
+        elif kind == "chat_join":
+            await self.join_chat(content)
+        elif kind == "chat":
+            await self.chat(content)
+        elif kind == "chat_mute":
+            await self.chat_mute(content)
+        elif kind == "chat_report":
+            await self.chat_report(content)
         else:
             shown = repr(kind)[:40]
             await self.send_error("bad_message", f"unknown type {shown}", echo_id(content))
@@ -363,6 +406,48 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         rev = await in_pool(readiness.record_ready)(self.table_id, self.seat, deal, self.seats_rev)
         if rev is not None:
             self.seats_rev = max(self.seats_rev, rev)
+
+    async def chat(self, content: dict[str, Any]) -> None:
+        """A line for this connection's channel of the chat: stored, then sent to the channel
+        (the writer too, once it joined: its own line is its acknowledgement)."""
+        try:
+            line = await in_pool(chat.post)(
+                self.table_id, self.seat, self.scope.get("user"), content
+            )
+        except TableError as exc:
+            await self.send_error(exc.code, exc.message, echo_id(content), exc.reason, exc.params)
+            return
+        group = self.chat_group or chat_group_name(self.table_id, self.seat)
+        await self.channel_layer.group_send(group, {"type": "table.chat", "line": line})
+
+    async def chat_mute(self, content: dict[str, Any]) -> None:
+        """Hide (or show again) an author's lines on this connection; no answer."""
+        author, muted = content.get("author"), content.get("muted", True)
+        if not isinstance(author, str) or len(author) > MAX_ID_LENGTH or type(muted) is not bool:
+            problem = "chat_mute needs an author and muted true or false"
+            await self.send_error("bad_message", problem, echo_id(content))
+            return
+        if muted and len(self.muted) < MAX_MUTED:
+            self.muted.add(author)
+        elif not muted:
+            self.muted.discard(author)
+
+    async def chat_report(self, content: dict[str, Any]) -> None:
+        """Report an author's lines to staff with the conversation; `chat_reported` answers."""
+        try:
+            await in_pool(chat.report)(self.table_id, self.seat, self.scope.get("user"), content)
+        except TableError as exc:
+            await self.send_error(exc.code, exc.message, echo_id(content), exc.reason, exc.params)
+            return
+        answer = {"type": "chat_reported", "author": content["author"], "id": echo_id(content)}
+        await self.send(text_data=json.dumps(answer))
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        """A line of this connection's channel: sent unless its author is muted here."""
+        line = event["line"]
+        if self.revoked or line["id"] <= self.chat_seen or line["author"] in self.muted:
+            return
+        await self.send(text_data=json.dumps({"type": "chat", "line": line}))
 
     async def play(self, action: dict[str, Any], seq: int, client_id: str | None) -> Any:
         """`play_action` for this connection's seat, as of the seats it was identified at;

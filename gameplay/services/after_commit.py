@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from gameplay.models import Table
 from gameplay.runtime import cache, notify, runner
+from gameplay.services import turns
 from gameplay.services.payloads import state_messages
-from gameplay.signals import match_finished
+from gameplay.signals import announce, match_finished
 from games import Match
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,8 @@ def after_commit(
     the match or queue the next bot. `final`: a change that kept the seq (a forfeit).
     `watchers`: the table's spectator count as of the claim (`watchers.py`); 0 sends the
     spectators nothing (each one's first read has this seq), None (not known) sends it."""
+    # By the day: whose turn it is now, told once a turn (may move the clock: a vacation).
+    snap = turns.mark_turns(snap, match)
     receivers: list[int | None] = [s.number for s in cache.seats_of(snap.id, snap.seats_rev)]
     if snap.allow_spectators and watchers != 0:
         receivers.append(None)
@@ -60,22 +63,16 @@ def announce_finished(snap: cache.Snapshot) -> None:
         announced_seat(s.number, s.user_id, s.bot, s.bot_level, s.resigned_user_id)
         for s in cache.seats_of(snap.id, snap.seats_rev)
     ]
-    for receiver, response in match_finished.send_robust(
-        sender=None,
-        table_ref=snap.id,
+    announce(
+        match_finished,
+        "match_finished",
+        snap.id,
         result=snap.result,
         seats=seats,
         rated=snap.rated,
         finished_at=snap.finished_at,
         forfeited_seats=snap.forfeited_seats,
-    ):
-        if isinstance(response, Exception):
-            logger.error(
-                "match_finished receiver %r failed for table %s",
-                receiver,
-                snap.id,
-                exc_info=(type(response), response, response.__traceback__),
-            )
+    )
 
 
 def announced_seat(

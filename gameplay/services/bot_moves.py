@@ -26,6 +26,7 @@ from gameplay.services.errors import TableError
 from gameplay.services.matches import get_table, load_match
 from gameplay.services.play import play_action
 from games import bots
+from games.ask import past_deals
 from games.core.bots.search import Budget
 
 logger = logging.getLogger(__name__)
@@ -64,13 +65,7 @@ def prepare(table_id: str, seq: int) -> BotJob | None:
         if seat in levels:
             level = levels[seat] or bots.DEFAULT_LEVEL
             budget = budget_for(match.GAME, level)
-            past: list[dict] = []
-            if budget is not None and match.deal_no:
-                # What every seat saw at each finished deal's end: its cards and actions.
-                past = [
-                    {"hands": d["hands"], "stock": d["stock"], "actions": d["actions"]}
-                    for d in match.export()["deals"][: match.deal_no]
-                ]
+            past = past_deals(match) if budget is not None and match.deal_no else []
             return BotJob(
                 table_id=table_id,
                 seq=seq,

@@ -27,9 +27,11 @@ from django.utils.translation import gettext
 from accounts.guests import is_guest
 from accounts.names import tidy
 from gameplay import paces
+from gameplay.clock import DAY, is_turn_based
 from gameplay.models import Challenge
 from gameplay.services import live, meeting
 from gameplay.services.lobby import LobbyError
+from gameplay.signals import announce, challenge_made
 from games import registry
 
 PENDING = Challenge.Status.PENDING
@@ -44,6 +46,21 @@ ANSWER_URL = "/play/#challenges"
 def challenge_expiry() -> int:
     """Seconds a challenge waits for its answer."""
     return int(getattr(settings, "CHALLENGE_EXPIRY", 600))
+
+
+def turn_based_expiry() -> int:
+    """Seconds a turn-based challenge waits for its answer: its player answers by the day too."""
+    return int(getattr(settings, "LOBBY_TURN_BASED_EXPIRY", 7 * DAY))
+
+
+def _expired_q(now: datetime) -> Q:
+    """The challenges past their wait: a live one after `CHALLENGE_EXPIRY`, a turn-based one
+    after `LOBBY_TURN_BASED_EXPIRY`."""
+    live_cutoff = now - timedelta(seconds=challenge_expiry())
+    by_day_cutoff = now - timedelta(seconds=turn_based_expiry())
+    return Q(seconds_per_move__lt=DAY, created_at__lte=live_cutoff) | Q(
+        seconds_per_move__gte=DAY, created_at__lte=by_day_cutoff
+    )
 
 
 def _game_name(game: str) -> str:
@@ -69,7 +86,7 @@ def entry(ch: Challenge, viewer: Any) -> dict[str, Any]:
         "table": ch.table_id,
         "url": f"/tables/{ch.table_id}/" if ch.table_id else None,
         "created_at": ch.created_at.isoformat(),
-        "expires_at": (ch.created_at + timedelta(seconds=challenge_expiry())).isoformat(),
+        "expires_at": (ch.created_at + timedelta(seconds=_wait(ch))).isoformat(),
     }
 
 
@@ -81,8 +98,7 @@ def my_challenges(user: Any, *, expire: bool = True) -> QuerySet[Challenge]:
     if expire:
         expire_challenges()
     now = timezone.now()
-    fresh = now - timedelta(seconds=challenge_expiry())
-    recent = Q(status=PENDING, created_at__gt=fresh) | Q(answered_at__gte=now - LISTED_FOR)
+    recent = (Q(status=PENDING) & ~_expired_q(now)) | Q(answered_at__gte=now - LISTED_FOR)
     return (
         Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
         .filter(recent)
@@ -154,7 +170,7 @@ def challenge(
     meeting.account(user)
     person = find_person(user, player)
     meeting.checked_game(game)
-    chosen = meeting.checked_pace(pace)
+    chosen = meeting.checked_pace(pace, turn_based=True)
     rated = meeting.checked_bool(rated, "rated")
     bots = meeting.checked_bool(bots, "bots")
     expire_challenges()
@@ -180,6 +196,9 @@ def challenge(
                     "url": ANSWER_URL,
                 },
             )
+            if is_turn_based(chosen.seconds):
+                # Not expected to be here now: told by a notice (mail, push) after the commit.
+                transaction.on_commit(lambda: _tell_absent(made, user.get_username()))
     except IntegrityError:
         raise LobbyError(
             409,
@@ -187,6 +206,21 @@ def challenge(
             % {"name": person.get_username()},
         ) from None
     return made
+
+
+def _tell_absent(made: Challenge, by: str) -> None:
+    """`challenge_made` to the site (the league's notice); a receiver that fails is only logged."""
+    announce(
+        challenge_made,
+        "challenge_made",
+        made.pk,
+        ref_name="challenge_ref",
+        user_id=made.challenged_id,
+        by=by,
+        game=made.game,
+        pace=made.pace,
+        url=ANSWER_URL,
+    )
 
 
 def _pending(user: Any, challenge_id: Any, *, side: str) -> Challenge:
@@ -209,8 +243,13 @@ def _pending(user: Any, challenge_id: Any, *, side: str) -> Challenge:
     return ch
 
 
+def _wait(ch: Challenge) -> int:
+    """Seconds this challenge waits for its answer."""
+    return turn_based_expiry() if is_turn_based(ch.seconds_per_move) else challenge_expiry()
+
+
 def _is_old(ch: Challenge, now: datetime) -> bool:
-    return ch.created_at <= now - timedelta(seconds=challenge_expiry())
+    return ch.created_at <= now - timedelta(seconds=_wait(ch))
 
 
 def _close(ch: Challenge, status: str, now: datetime) -> None:
@@ -280,11 +319,8 @@ def expire_challenges(now: datetime | None = None) -> int:
     """Close the challenges unanswered for `CHALLENGE_EXPIRY` seconds; the challenger is told.
     How many."""
     now = now or timezone.now()
-    cutoff = now - timedelta(seconds=challenge_expiry())
     due = list(
-        Challenge.objects.filter(status=PENDING, created_at__lte=cutoff).values_list(
-            "pk", flat=True
-        )[:500]
+        Challenge.objects.filter(_expired_q(now), status=PENDING).values_list("pk", flat=True)[:500]
     )
     expired = 0
     for pk in due:

@@ -13,11 +13,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from gameplay.clock import DAY
 from gameplay.models import Action, Table
 from gameplay.runtime import runner
 from gameplay.runtime.cache import Snapshot, seats_of
+from gameplay.services import turn_timeouts
 from gameplay.services.after_commit import after_commit
 from gameplay.services.bot_moves import bot_rng
 from gameplay.services.errors import TableError
@@ -121,9 +124,15 @@ def sweep_clocks(
     """
     now = now or timezone.now()
     applied = 0
-    due = Table.objects.filter(status=PLAYING, deadline__lte=now).order_by("deadline")
-    for table_id in due.values_list("id", flat=True)[:limit]:
+    # A turn-based table's timeout waits for a claim, or the grace (`turn_timeouts`); an
+    # event's turn-based table then takes its own `on_timeout` here.
+    by_day = now - timedelta(seconds=turn_timeouts.claim_grace())
+    due = Table.objects.filter(status=PLAYING, deadline__lte=now).filter(
+        Q(seconds_per_move__lt=DAY) | Q(origin=Table.Origin.EVENT, deadline__lte=by_day)
+    )
+    for table_id in due.order_by("deadline").values_list("id", flat=True)[:limit]:
         applied += apply_timeouts(table_id, now)
+    applied += turn_timeouts.sweep_turn_based(now, limit)
     if bot_grace is None:
         bot_grace = float(getattr(settings, "GAMEPLAY_BOT_REQUEUE_AFTER", 30))
     grace = timedelta(seconds=bot_grace)

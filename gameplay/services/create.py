@@ -18,7 +18,7 @@ from django.utils import timezone
 from gameplay import clock
 from gameplay.models import Seat, Table, default_connect_grace
 from gameplay.runtime import cache, runner
-from gameplay.services import lobby_live, table_context
+from gameplay.services import lobby_live, table_context, turns
 from gameplay.services.after_commit import after_commit
 from games import Match, VariantError, bots, registry
 
@@ -123,6 +123,7 @@ def create_table(
     deals: list[dict[str, Any]] | None = None,
     embargoed: bool = False,
     context: dict[str, Any] | None = None,
+    chat: bool | None = None,
 ) -> Table:
     """Create a table and deal (or, with an open seat, leave it `waiting`, undealt); bots to
     act first are queued after commit. `connect_grace`: seconds after the deal by which every
@@ -131,6 +132,8 @@ def create_table(
     (`gameplay.services.duplicate_tables.normalised_deals` checks them). `embargoed`: a duplicate
     table, never open to spectators, its record withheld until released (docs/tables.md).
     `context`: where the table belongs, shown by its header (`table_context.checked`).
+    `chat`: the table's chat is on (docs/chat.md); None: on at the lobby's (friendly) tables,
+    off at others (an event's, the operator's); never at an embargoed table.
     `pace`: the name of the pace `seconds_per_move` was chosen by (`gameplay/paces.py`), or "".
 
     Raises `VariantError` (bad game, variant, seat count or match length) or `ValueError`
@@ -145,7 +148,9 @@ def create_table(
         raise ValueError(f"origin must be one of {Table.Origin.values}")
     context = table_context.checked(context)
     if connect_grace is None:
-        connect_grace = default_connect_grace()
+        # By the day, a clock of days runs from the deal: no wait for a first connection.
+        turn_based = isinstance(seconds_per_move, int) and clock.is_turn_based(seconds_per_move)
+        connect_grace = 0 if turn_based else default_connect_grace()
     if isinstance(connect_grace, bool) or not isinstance(connect_grace, int) or connect_grace < 0:
         raise ValueError("connect_grace must be a whole number of seconds, 0 or more")
     levels = [seat_level(game, n, s) for n, s in enumerate(seats)]
@@ -178,6 +183,8 @@ def create_table(
         rematch_of_id=rematch_of,
         connect_grace=connect_grace,
         context=context,
+        # A duplicate table's players never talk during play.
+        chat=(origin == Table.Origin.LOBBY if chat is None else chat) and not embargoed,
     )
     match, bots_first = None, False
     if not waiting:
@@ -207,7 +214,12 @@ def create_table(
         if match is not None:
             table_id, dealt = table.id, match
             snap = cache.Snapshot.of(table)
-            transaction.on_commit(lambda: cache.put(table_id, 0, dealt, snap))
+
+            def dealt_now() -> None:
+                # By the day: the first turn is told (and moved past a vacation) first.
+                cache.put(table_id, 0, dealt, turns.mark_turns(snap, dealt))
+
+            transaction.on_commit(dealt_now)
             if bots_first:
                 transaction.on_commit(lambda: runner.schedule_bot(table_id, 0))
     return table

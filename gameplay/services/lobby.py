@@ -38,6 +38,7 @@ from django.utils.translation import gettext
 
 from accounts.guests import is_guest_name
 from gameplay import paces
+from gameplay.clock import DAY
 from gameplay.models import Seat, Table, new_seat_token
 from gameplay.runtime import cache, notify
 from gameplay.runtime.runner import bot_delay
@@ -114,6 +115,11 @@ def _locked(table_id: Any) -> Table:
     if table is None:
         raise _no_table()
     return table
+
+
+def locked_table(table_id: Any) -> Table:
+    """The table row, locked until the end of the transaction, or `LobbyError(404)`."""
+    return _locked(table_id)
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -395,7 +401,8 @@ def play_now_pace(user: Any) -> str:
     """The pace "Play now" offers this user first: the one they last played it at, else the
     default (relaxed: a newcomer reads the prompts before the clock takes a move)."""
     chosen = getattr(user, "play_pace", "") if getattr(user, "is_authenticated", False) else ""
-    return chosen if chosen in paces.PACES.names() else paces.DEFAULT_PACE
+    live = [p.name for p in paces.live_paces()]
+    return chosen if chosen in live else paces.DEFAULT_PACE
 
 
 def play_now(user: Any, game: str, pace: str | None = None) -> Joined:
@@ -408,6 +415,11 @@ def play_now(user: Any, game: str, pace: str | None = None) -> Joined:
         seats = 0
     if pace is None or pace == "":
         pace = play_now_pace(user)
+    found = paces.PACES.find(pace) if isinstance(pace, str) else None
+    if found is not None and found.turn_based:
+        # Bots do not need days a move: Play now is a game now (turn-based: with people).
+        names = ", ".join(p.name for p in paces.live_paces())
+        raise LobbyError(400, gettext("pace must be one of: %(paces)s.") % {"paces": names})
     joined = create_friendly(
         user, game=game, bots=max(seats - 1, 0), bot_level=bot_registry.DEFAULT_LEVEL, pace=pace
     )
@@ -497,6 +509,12 @@ def _leave_waiting(table: Table, seats: list[Seat], seat: Seat) -> Table:
     table.save(update_fields=fields)
     _announce_waiting(table)
     return table
+
+
+def resign_seat(table: Table, seat: Seat) -> Table:
+    """The seat forfeits; a bot plays it from now on (a resignation, or a turn-based timeout:
+    `turn_timeouts`). Inside the transaction that locked the table's row."""
+    return _resign(table, seat)
 
 
 def _resign(table: Table, seat: Seat) -> Table:
@@ -647,11 +665,12 @@ def expire_waiting(now: datetime | None = None) -> int:
     waiting, after any join holding its row)."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=waiting_expiry())
-    due = list(
-        Table.objects.filter(status=WAITING, created_at__lt=cutoff).values_list("id", flat=True)[
-            :500
-        ]
+    # A turn-based table waits for its players by the day too (LOBBY_TURN_BASED_EXPIRY).
+    by_day = now - timedelta(seconds=int(getattr(settings, "LOBBY_TURN_BASED_EXPIRY", 7 * DAY)))
+    old = Q(seconds_per_move__lt=DAY, created_at__lt=cutoff) | Q(
+        seconds_per_move__gte=DAY, created_at__lt=by_day
     )
+    due = list(Table.objects.filter(old, status=WAITING).values_list("id", flat=True)[:500])
     if not due:
         return 0
     cancelled = 0

@@ -48,11 +48,13 @@ def checked_game(game: Any) -> int:
         ) from None
 
 
-def checked_pace(pace: Any) -> paces.Pace:
-    """The live pace called `pace`, or `LobbyError(400)` naming the paces."""
+def checked_pace(pace: Any, *, turn_based: bool = False) -> paces.Pace:
+    """The live pace called `pace` (or any pace, a turn-based one too, with `turn_based`: a
+    challenge), or `LobbyError(400)` naming the paces."""
     found = paces.PACES.find(pace) if isinstance(pace, str) else None
-    if found is None or found.turn_based or found.seconds <= 0:
-        names = ", ".join(p.name for p in paces.PACES.values() if not p.turn_based)
+    if found is None or (found.turn_based and not turn_based) or found.seconds <= 0:
+        offered = paces.friendly_paces() if turn_based else paces.live_paces()
+        names = ", ".join(p.name for p in offered)
         raise LobbyError(400, gettext("pace must be one of: %(paces)s.") % {"paces": names})
     return found
 

@@ -3,6 +3,11 @@
 - A seek is (game, pace, rated or casual, "fill with bots after N seconds" or never). One open
   seek per person: seeking again replaces it. `cancel` withdraws it; after `SEEK_EXPIRY`
   seconds (default 600) it expires and the seeker is told.
+- A seek lives only while its seeker reads it: every read of one's own seek (the waiting
+  panel polls `GET /api/seeks/<id>/` every 2 to 10 s; the lobby page on load) is a heartbeat
+  (`seen_at`). A seek unread for `SEEK_IDLE` seconds (default 90: a hidden tab's timers may
+  slow to one a minute) is nobody waiting — its browser was closed — and is neither listed
+  nor matched; the sweep closes it as `lapsed`, without a notice (nobody is there to read it).
 - A pool is the open seeks of one game, pace and rated-ness. As soon as it holds as many people
   as the game has seats, the oldest of them meet at a table (seats in random order). When a
   seeker's bot wait has passed, they and the other seekers of the pool who accept bots
@@ -27,10 +32,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.guests import is_guest
 from gameplay import paces
 from gameplay.models import Seek, Table
 from gameplay.services import live, meeting
@@ -43,6 +49,7 @@ OPEN = Seek.Status.OPEN
 MATCHED = Seek.Status.MATCHED
 CANCELLED = Seek.Status.CANCELLED
 EXPIRED = Seek.Status.EXPIRED
+LAPSED = Seek.Status.LAPSED
 BOT_WAITS = (None, 30, 60, 120)  # the choices: never, 30 s, 60 s, 2 min
 MAX_ATTEMPTS = 5  # a pool's match retried after losing a race on a database without row locks
 
@@ -54,6 +61,20 @@ class _Lost(Exception):
 def seek_expiry() -> int:
     """Seconds a seek waits before it expires."""
     return int(getattr(settings, "SEEK_EXPIRY", 600))
+
+
+def seek_idle() -> int:
+    """Seconds a seek stays open unread before it counts as left (its heartbeat)."""
+    return int(getattr(settings, "SEEK_IDLE", 90))
+
+
+def _alive(now: datetime) -> Q:
+    """Open seeks that are neither past their time nor left by their seeker, as of `now`."""
+    return Q(
+        status=OPEN,
+        created_at__gt=now - timedelta(seconds=seek_expiry()),
+        seen_at__gt=now - timedelta(seconds=seek_idle()),
+    )
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -85,11 +106,11 @@ def entry(seek: Seek, *, mine: bool = False) -> dict[str, Any]:
 
 def waiting_in_pool(seek: Seek) -> int:
     """How many people (this seeker too) wait in this seek's pool now."""
-    return _pool(seek.game, seek.pace, seek.rated).count()
+    return _pool(seek.game, seek.pace, seek.rated, timezone.now()).count()
 
 
-def _pool(game: str, pace: str, rated: bool) -> QuerySet[Seek]:
-    return Seek.objects.filter(status=OPEN, game=game, pace=pace, rated=rated)
+def _pool(game: str, pace: str, rated: bool, now: datetime) -> QuerySet[Seek]:
+    return Seek.objects.filter(_alive(now), game=game, pace=pace, rated=rated)
 
 
 def open_seeks(*, expire: bool = True) -> QuerySet[Seek]:
@@ -98,20 +119,29 @@ def open_seeks(*, expire: bool = True) -> QuerySet[Seek]:
     seekers); a page that must stay cheap only leaves them out."""
     if expire:
         expire_seeks()
-    fresh = timezone.now() - timedelta(seconds=seek_expiry())
     return (
-        Seek.objects.filter(status=OPEN, created_at__gt=fresh)
+        Seek.objects.filter(_alive(timezone.now()))
         .select_related("user")
         .order_by("created_at", "id")
     )
 
 
 def current_seek(user: Any) -> Seek | None:
-    """The user's open seek (settled first: expired, or matched if its bot wait has passed)."""
+    """The user's open seek (settled first: expired, or matched if its bot wait has passed);
+    reading it is its heartbeat."""
     if not getattr(user, "is_authenticated", False):
         return None
     seek = Seek.objects.filter(user=user, status=OPEN).select_related("user").first()
-    return settle(seek) if seek is not None else None
+    return settle(heard(seek)) if seek is not None else None
+
+
+def heard(seek: Seek, now: datetime | None = None) -> Seek:
+    """Its seeker has just read it: it stays alive (`seen_at`) unless it has lapsed already."""
+    now = now or timezone.now()
+    if seek.status == OPEN and seek.seen_at > now - timedelta(seconds=seek_idle()):
+        Seek.objects.filter(pk=seek.pk, status=OPEN).update(seen_at=now)
+        seek.seen_at = now
+    return seek
 
 
 def readable_seek(user: Any, seek_id: Any) -> Seek:
@@ -123,7 +153,7 @@ def readable_seek(user: Any, seek_id: Any) -> Seek:
         seek = Seek.objects.filter(pk=seek_id, user=user).select_related("user").first()
     if seek is None:
         raise LobbyError(404, gettext("There is no such seek of yours."))
-    return settle(seek)
+    return settle(heard(seek))
 
 
 def settle(seek: Seek, now: datetime | None = None) -> Seek:
@@ -134,6 +164,8 @@ def settle(seek: Seek, now: datetime | None = None) -> Seek:
     now = now or timezone.now()
     if seek.created_at <= now - timedelta(seconds=seek_expiry()):
         expire_seeks(now)
+    elif seek.seen_at <= now - timedelta(seconds=seek_idle()):
+        lapse_seeks(now)
     else:
         match_pool(seek.game, seek.pace, seek.rated, now)
     seek.refresh_from_db()
@@ -162,12 +194,15 @@ def seek(
         raise LobbyError(
             400, gettext("bots_after must be one of: %(choices)s.") % {"choices": choices}
         )
-    rated = meeting.checked_bool(rated, "rated")
+    # A guest's table is never rated (docs/accounts.md, "Guests"): a guest seeks casual people,
+    # and the rated pools stay rated.
+    rated = meeting.checked_bool(rated, "rated") and not is_guest(user)
     for attempt in range(2):
         try:
             with transaction.atomic():
                 _cancel_open(user, now)
                 made = Seek.objects.create(
+                    seen_at=now or timezone.now(),
                     user=user,
                     game=game,
                     pace=chosen.name,
@@ -237,7 +272,6 @@ def match_pool(game: str, pace: str, rated: bool, now: datetime | None = None) -
     """Seat every group of this pool that can meet now; the tables made."""
     now = now or timezone.now()
     n_seats = registry.get_game(game).seats
-    fresh_after = now - timedelta(seconds=seek_expiry())
     made: list[Table] = []
     attempts = 0
     while attempts < MAX_ATTEMPTS:
@@ -245,10 +279,7 @@ def match_pool(game: str, pace: str, rated: bool, now: datetime | None = None) -
             with transaction.atomic():
                 # Locked in one order by every run, so two runs never wait on each other twice.
                 waiting = list(
-                    _pool(game, pace, rated)
-                    .filter(created_at__gt=fresh_after)
-                    .select_for_update()
-                    .order_by("created_at", "id")
+                    _pool(game, pace, rated, now).select_for_update().order_by("created_at", "id")
                 )
                 group = group_to_seat(waiting, n_seats, now)
                 if not group:
@@ -312,11 +343,26 @@ def expire_seeks(now: datetime | None = None) -> int:
     return expired
 
 
+def lapse_seeks(now: datetime | None = None) -> int:
+    """Close the open seeks nobody has read for `SEEK_IDLE` seconds (their seekers left);
+    how many. No notice: the seeker is gone, and the lobby's list simply loses them."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        lapsed = Seek.objects.filter(
+            status=OPEN, seen_at__lte=now - timedelta(seconds=seek_idle())
+        ).update(status=LAPSED, closed_at=now)
+        if lapsed:
+            live.to_lobby({"type": "seeks"})
+    return lapsed
+
+
 def sweep(now: datetime | None = None) -> int:
-    """What time does to seeks (beat's `gameplay.sweep_seeks`): expire the old ones, then seat
-    every pool that can meet now (bot waits that have passed); the tables made."""
+    """What time does to seeks (beat's `gameplay.sweep_seeks`): expire the old ones, close the
+    left ones, then seat every pool that can meet now (bot waits that have passed); the tables
+    made."""
     now = now or timezone.now()
     expire_seeks(now)
+    lapse_seeks(now)
     pools = set(Seek.objects.filter(status=OPEN).values_list("game", "pace", "rated").distinct())
     made = 0
     for game, pace, rated in sorted(pools):

@@ -41,6 +41,10 @@ Holder = Hashable  # a seat (its hand now), "stock", or a game's own key ("commi
 Holding = dict[Holder, list[int]]
 
 
+# Actions whose content a history rebuilds as a stand-in when the seat did not see it.
+HIDDEN_ACTS = frozenset({"discard", "exchange", "give"})
+
+
 class NoWorld(EngineFault):
     """No consistent world was found in the budget: the view is not one the engine can reach."""
 
@@ -63,6 +67,18 @@ class History:
     hands: list[list[int]]
     stock: list[int]
     actions: list[tuple[int, dict[str, Any]]]
+
+
+@dataclass
+class Replayed:
+    """A world found by replay: its ``holding``, the ``world`` (the match now), the
+    ``history`` of the deal that led there and, when asked for, the match at the deal's
+    ``start`` (before the deal's first action)."""
+
+    holding: Holding
+    world: Match
+    history: History
+    start: Match | None = None
 
 
 def _classes(slots: Slots, holders: list[Holder]) -> list[tuple[tuple[int, ...], list[int]]]:
@@ -233,9 +249,11 @@ class Determiniser:
         past: Sequence[dict[str, Any]] = (),
         first_dealer: int | None = None,
         seed: int = 0,
+        found: list[Replayed] | None = None,
     ) -> Match | None:
         """The match in which the unseen cards lie as ``holding`` says and the seat's view is
-        ``view``; ``None`` when no history leads there."""
+        ``view``; ``None`` when no history leads there. ``found``: a list that receives the
+        world with its history and the match at the deal's start (``replay``)."""
         if first_dealer is None:
             first_dealer = self.first_dealer(view, past)
         engine = self.ENGINE
@@ -257,6 +275,7 @@ class Determiniser:
                 for p in past:
                     for a in p["actions"]:
                         m.apply(a["seat"], {k: v for k, v in a.items() if k != "seat"})
+                start = m.clone() if found is not None else None
                 for s, action in hist.actions:
                     m.apply(s, action)
             except EngineError:
@@ -264,8 +283,32 @@ class Determiniser:
             except (KeyError, ValueError):  # a history the game built from an odd holding
                 continue
             if m.view(seat) == view:
+                if found is not None:
+                    found.append(Replayed(holding, m, hist, start))
                 return m
         return None
+
+    def replay(
+        self,
+        view: dict[str, Any],
+        holding: Holding,
+        *,
+        past: Sequence[dict[str, Any]] = (),
+        first_dealer: int | None = None,
+        seed: int = 0,
+    ) -> Replayed | None:
+        """``world``, with the history that led there and the match at the deal's start, from
+        which inference replays the deal to weigh the others' actions."""
+        found: list[Replayed] = []
+        m = self.world(view, holding, past=past, first_dealer=first_dealer, seed=seed, found=found)
+        return found[0] if m is not None and found else None
+
+    def observed(self, view: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
+        """Whether the viewing seat saw ``seat``'s ``action`` of a rebuilt history exactly as it
+        is (a bid, a pass, a call, a push, a card played), not one stand-in for a hidden choice
+        (a discard, an exchange, a pass of cards between others): only what was seen may weigh
+        a world (``games.core.bots.inference``). A game overrides it where it shows more."""
+        return seat != view["seat"] and action.get("act") not in HIDDEN_ACTS
 
     def sample(
         self,
@@ -297,17 +340,40 @@ class Determiniser:
         give_up: Callable[[], bool] | None = None,
     ) -> tuple[Holding, Match]:
         """``sample``, with the world's holding (where each unseen card lies)."""
+        found = self.draw_replayed(
+            view, rng, past=past, first_dealer=first_dealer, max_tries=max_tries, give_up=give_up
+        )
+        return found.holding, found.world
+
+    def draw_replayed(
+        self,
+        view: dict[str, Any],
+        rng: random.Random,
+        *,
+        past: Sequence[dict[str, Any]] = (),
+        first_dealer: int | None = None,
+        max_tries: int = 2000,
+        give_up: Callable[[], bool] | None = None,
+        keep_start: bool = False,
+    ) -> Replayed:
+        """``draw``, with (``keep_start``) the deal's history and its start (``replay``)."""
         self._check(view, past)
         slots = self.slots(view)
         for attempt in range(max_tries):
             if attempt and give_up is not None and give_up():
                 raise NoWorld(f"gave up on a {self.GAME} world after {attempt} tries")
             holding = deal_exact(slots, rng)
+            found: list[Replayed] | None = [] if keep_start else None
             m = self.world(
-                view, holding, past=past, first_dealer=first_dealer, seed=rng.getrandbits(63)
+                view,
+                holding,
+                past=past,
+                first_dealer=first_dealer,
+                seed=rng.getrandbits(63),
+                found=found,
             )
             if m is not None:
-                return holding, m
+                return found[0] if found else Replayed(holding, m, History([], [], []))
         raise NoWorld(f"no consistent {self.GAME} world in {max_tries} tries")
 
 

@@ -99,6 +99,17 @@ class GameSpec:
             raise KeyError(self.name) from missing
         return module.DETERMINISER
 
+    @property
+    def solver(self) -> Any:
+        """The game's perfect-information solver knowledge (``games/<game>/solver.py``, its
+        ``SOLVER``, a ``games.core.solver.GameSolver``): for the clairvoyant solver and its
+        evaluation level. Imported on first use; ``KeyError`` for a game without one."""
+        try:
+            module = import_module(f"{self.package}.solver")
+        except ModuleNotFoundError as missing:
+            raise KeyError(self.name) from missing
+        return module.SOLVER
+
 
 GAMES: Registry[str, GameSpec] = Registry("game")
 

@@ -1,6 +1,8 @@
 """Schieberamsch bot: in a Ramsch, shed points and avoid tricks; in a Grand Hand, take them.
 
-Offer a Grand Hand only with three jacks including the top one and two aces. Push the skat
+Offer a Grand Hand only with 7½ sure tricks as Skat players count them (`hand.grand_tricks`:
+the top jacks, aces, tens beside them, length), say kontra with 5½ tricks against it and re
+with 9½ (the defence a declarer must expect, and so the search's rollouts). Push the skat
 unless the hand is dangerous (two or more unguarded aces/tens), then pick it up and discard
 the two most dangerous cards. In play: under the winning card when possible (the highest card
 that still loses), when void throw the most points, lead low cards of long suits.
@@ -21,6 +23,11 @@ from games.schieberamsch.engine import (
     trick_winner,
 )
 from games.schieberamsch.engine import is_trump as is_jack
+from games.schieberamsch.hand import defence_tricks, grand_tricks
+
+DECLARE_TRICKS = 7.5
+KONTRA_TRICKS = 5.5
+RE_TRICKS = 9.5
 
 
 def _danger(card: str, hand: list[str]) -> float:
@@ -37,12 +44,12 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     acts = by_act(legal)
     hand = view["hand"]
     if "grand_hand" in acts:
-        jacks = [c for c in hand if is_jack(c)]
-        aces = [c for c in hand if c[0] == "A"]
-        strong = len(jacks) >= 3 and "JC" in jacks and len(aces) >= 2
-        return {"act": "grand_hand"} if strong else {"act": "pass"}
-    if "kontra" in acts or "re" in acts:
-        return {"act": "pass"}
+        strong = grand_tricks(hand, forehand=view["seat"] == view.get("forehand"))
+        return {"act": "grand_hand"} if strong >= DECLARE_TRICKS else {"act": "pass"}
+    if "kontra" in acts:
+        return {"act": "kontra"} if defence_tricks(hand) >= KONTRA_TRICKS else {"act": "pass"}
+    if "re" in acts:
+        return {"act": "re"} if grand_tricks(hand) >= RE_TRICKS else {"act": "pass"}
     if "pickup" in acts:
         dangerous = sum(1 for c in hand if _danger(c, hand) >= 14)
         return {"act": "pickup"} if dangerous >= 2 else {"act": "push"}
@@ -96,11 +103,21 @@ def _play_grand(view: dict[str, Any], plays: list[str], declarer: bool, decl: in
     win_at = trick_winner(trick)
     partner_winning = not declarer and seats[win_at] != decl
     winners = [c for c in plays if trick_winner([*trick, c]) == len(trick)]
-    if partner_winning and (len(trick) == 2 or not winners):
-        return max(plays, key=lambda c: (points(c), -strength(c)))  # fatten the partner's trick
+    # Fatten the partner's trick when the declarer cannot take it any more: he has played,
+    # or the partner's card is the highest left (smearing before him would feed his trumps).
+    safe = len(trick) == 2 or _is_top(trick[win_at], hand, gone)
+    if partner_winning and safe and (len(trick) == 2 or not winners):
+        # A ten or king first: an ace (a top card) would take a trick of its own later.
+        return max(plays, key=lambda c: (not _is_top(c, hand, gone), points(c), -strength(c)))
     if winners:
         return min(winners, key=lambda c: (strength(c), -points(c)))
-    return min(plays, key=lambda c: (points(c), strength(c)))
+    return min(plays, key=lambda c: (points(c), -_length(c, hand), strength(c)))
+
+
+def _length(card: str, hand: list[str]) -> int:
+    """How many cards of the card's suit the hand holds: a discard from the longest suit keeps
+    the guards of the short ones' tens."""
+    return sum(1 for c in hand if follow_suit(c) == follow_suit(card))
 
 
 def _is_top(card: str, hand: list[str], gone: set[str]) -> bool:

@@ -54,6 +54,13 @@ class ThreeFiveEightDeterminiser(Determiniser):
             return past[0]["actions"][0]["seat"]
         return super().first_dealer(view, past)
 
+    def observed(self, view: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
+        """A pass of cards to the seat itself was seen card by card (the replay keeps it as it
+        was): it weighs a world like a bid (``games.core.bots.inference``)."""
+        if action.get("act") == "give" and action.get("to") == view["seat"]:
+            return seat != view["seat"]
+        return super().observed(view, seat, action)
+
     def slots(self, view: dict[str, Any]) -> Slots:
         me = view["seat"]
         deck = FRENCH51 if view["variant"]["targets"] == "6-3-8" else FRENCH52

@@ -51,6 +51,12 @@ class EventSettingsSerializer(serializers.Serializer):
         help_text="in the order they decide; an empty list is the default order",
     )
     seconds_per_move = serializers.IntegerField(required=False)
+    pace = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="a pace by name (a turn-based one, e.g. `2-days`, plays the fixtures by the "
+        "day); blank: seconds_per_move",
+    )
     on_timeout = serializers.CharField(required=False)
     play_online = serializers.BooleanField(required=False)
     allow_spectators = serializers.BooleanField(required=False)

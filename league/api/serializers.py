@@ -98,8 +98,9 @@ class EventSerializer(serializers.ModelSerializer):
         fields = [
             "slug", "name", "kind", "game", "game_name", "variant", "format", "rounds",
             "deals_per_match", "leftover", "bot_level", "rank_bots", "scoring", "duplicate_rank",
-            "bye_match_points", "tiebreaks", "seconds_per_move", "on_timeout", "play_online",
-            "allow_spectators", "allow_bot_accounts", "visibility", "status", "table_results",
+            "bye_match_points", "tiebreaks", "seconds_per_move", "pace", "on_timeout",
+            "play_online", "allow_spectators", "allow_bot_accounts", "visibility", "status",
+            "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
             "signup_open", "capacity", "signup_deadline", "check_in_open",
             "entries_count", "created_at", "url",
@@ -153,7 +154,7 @@ class EventCreateSerializer(serializers.ModelSerializer):
         fields = [
             "name", "kind", "game", "variant", "format", "rounds", "deals_per_match", "leftover",
             "bot_level", "rank_bots", "scoring", "duplicate_rank", "bye_match_points", "tiebreaks",
-            "seconds_per_move", "on_timeout", "play_online", "allow_spectators",
+            "seconds_per_move", "pace", "on_timeout", "play_online", "allow_spectators",
             "allow_bot_accounts", "seed", "table_results",
             "time_zone", "asynchronous", "deadline_policy", "extension_days",
         ]  # fmt: skip

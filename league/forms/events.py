@@ -186,9 +186,11 @@ class EventForm(forms.ModelForm):
             "duplicate_rank",
             "bye_match_points",
             "seconds_per_move",
+            "pace",
             "on_timeout",
             "play_online",
             "allow_spectators",
+            "table_chat",
             "allow_bot_accounts",
             "table_results",
             "seed",
@@ -217,6 +219,23 @@ class EventForm(forms.ModelForm):
         _bound(self.fields["rounds"], max(1, self.rounds_planned), MAX_ROUNDS)
         _bound(self.fields["deals_per_match"], 1, max_deals_per_match())
         _bound(self.fields["seconds_per_move"], 0, MAX_SECONDS_PER_MOVE)
+        # A pace by name, the turn-based ones too (days a move: the fixtures by the day).
+        self.fields["pace"] = forms.ChoiceField(
+            label=gettext_lazy("Pace"),
+            required=False,
+            choices=[("", gettext_lazy("Seconds per move above")), *gameplay.pace_choices()],
+            help_text=gettext_lazy(
+                "a pace of days plays the fixtures by the day: a move when you have a minute, "
+                "the round's deadline on top"
+            ),
+        )
+        if gameplay.pace_is_turn_based(self.instance.pace):
+            # By the day the clock is the pace's: days of seconds in that box only confuse.
+            self.initial["seconds_per_move"] = None
+            self.fields["seconds_per_move"].required = False
+            self.fields["seconds_per_move"].help_text = gettext_lazy(
+                "set by the pace below (days a move); choose a pace of seconds to set it here"
+            )
         _bound(self.fields["bye_match_points"], 0, MAX_BYE_MATCH_POINTS)
         if self.instance.pk:
             self.fields["tiebreaks"].initial = list(self.instance.tiebreaks)
@@ -253,6 +272,12 @@ class EventForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if data.get("pace"):
+            # A pace sets the clock itself: the seconds shown (maybe days of them) are its.
+            self.errors.pop("seconds_per_move", None)
+            data["seconds_per_move"] = gameplay.pace_seconds(data["pace"])
+        elif data.get("seconds_per_move") is None and "seconds_per_move" not in self.errors:
+            self.add_error("seconds_per_move", gettext("Give the seconds per move, or a pace."))
         for name in KEPT_IF_LEFT_OUT:
             if data.get(name) in (None, ""):
                 data[name] = getattr(self.instance, name)  # the event's, or the default

@@ -100,6 +100,10 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # Every flag of the event's variant as a person reads it ("Payout: score differences").
         "variant": gameplay.describe_variant(event.game, event.variant),
         "bot_level": gameplay.bot_level_label(event.bot_level),
+        # Its tables' clock ("2 days a move": the fixtures are played by the day).
+        "clock": gameplay.describe_clock(event.pace, event.seconds_per_move)
+        if event.play_online
+        else "",
         "has_bracket": is_knockout(event),  # a knockout's tables drawn as a tree
         "podium": event_end.podium(event),  # once it is over (no query before)
         **people_context(request, event, entries),
@@ -190,6 +194,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tables": tables,
         "byes": byes,
         "manager": manager,
+        # By the day a round without a deadline may run for weeks: its organizer is warned.
+        "by_day": event.play_online and gameplay.pace_is_turn_based(event.pace),
         # the round is closed: every table has its result (an absence counts as one)
         "complete": round_.status == Round.Status.PUBLISHED
         and bool(tables)
@@ -386,6 +392,10 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "history": history,
         "next_match": next_match(player),
         "is_me": request.user.is_authenticated and player.user_id == request.user.pk,
+        "accuracies": [
+            {**a, "game_name": names.get(a["game"], a["game"])}
+            for a in gameplay.analysis_accuracies(player.user_id)
+        ],
         **player_rating_sections(player),
     }
     return render(request, "league/player_detail.html", context)

@@ -1,4 +1,4 @@
-"""The notices pages: the list behind the header's bell, marking read, the e-mail switches, and
+"""The notices pages: the list behind the header's bell, marking read, and
 the e-mail's unsubscribe link (no log-in: the link's signed token is the authority)."""
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.errors import LeagueError
-from league.forms.schedule import NoticeSettingsForm
 from league.models import Notice
 from league.services import notifications
-from league.services.notice_kinds import KINDS, made_at, player_names, words
+from league.services.notice_kinds import KINDS, made_at, player_names, reader_zones, words
 
 # Notices the page lists, newest first (older ones stay, unread ones count in the bell).
 PAGE_SIZE = 100
@@ -29,12 +28,12 @@ def notice_list(request: HttpRequest) -> HttpResponse:
     notices = list(Notice.objects.filter(user=request.user)[:PAGE_SIZE])
     language = getattr(request.user, "language", None)
     names = player_names([notice.context for notice in notices])
+    zone = reader_zones({request.user.pk}).get(request.user.pk)
     rows = []
     for notice in notices:
-        title, text = words(notice.kind, notice.context, language, names)
-        rows.append(
-            {"notice": notice, "title": title, "text": text, "when": made_at(notice, language)}
-        )
+        title, text = words(notice.kind, notice.context, language, names, zone)
+        when = made_at(notice, language, zone)
+        rows.append({"notice": notice, "title": title, "text": text, "when": when})
     return render(request, "league/notices.html", {"rows": rows})
 
 
@@ -64,18 +63,6 @@ def notice_read_all(request: HttpRequest) -> HttpResponse:
     count = notifications.mark_all_read(request.user)
     messages.success(request, _("%(count)s notices marked read.") % {"count": count})
     return redirect("league:notices")
-
-
-@require_POST
-@login_required
-def notice_settings(request: HttpRequest) -> HttpResponse:
-    """The profile page's e-mail switches (one per kind of notice)."""
-    form = NoticeSettingsForm(request.POST)
-    form.is_valid()  # booleans: every value is valid, an absent box is off
-    switches = {kind: bool(form.cleaned_data.get(kind)) for kind in KINDS}
-    notifications.set_email_switches(request.user, switches, by=request.user)
-    messages.success(request, _("Your e-mail choices are saved."))
-    return redirect("profile")
 
 
 @never_cache

@@ -7,8 +7,10 @@ them (`never_cache`: no-store).
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -21,13 +23,14 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from accounts.guests import is_guest
+from gameplay.api import vacation_status
 from league.errors import LeagueError
 from league.forms.schedule import NoticeSettingsForm
-from league.models import Player
+from league.models import Player, PushSubscription
 from league.profile import deletion, services
 from league.profile.forms import ClaimForm, DeleteAccountForm, ProfileForm, ReportForm
-from league.services import claims, reports
-from league.services.notifications import email_switches
+from league.services import claims, notice_prefs, reports, web_push
+from league.services.notice_prefs import settings_of
 from league.services.players import player_for_user
 
 
@@ -35,6 +38,16 @@ def _guest_signs_up(request: HttpRequest) -> HttpResponse:
     """A guest has no profile or token yet: the sign-up page, which keeps their games."""
     messages.info(request, _("Sign up to keep your games and get a profile."))
     return redirect("account_signup")
+
+
+def _initial(user: Any, player: Player) -> dict[str, Any]:
+    return {
+        "name": player.name,
+        "club": player.club,
+        "country": player.country,
+        "language": user.language,
+        "is_bot_account": user.is_bot_account,
+    }
 
 
 @never_cache
@@ -46,13 +59,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         return _guest_signs_up(request)
     player = player_for_user(user)
     bot_mark_fixed = services.has_rated_game(player)
-    initial = {
-        "name": player.name,
-        "club": player.club,
-        "country": player.country,
-        "language": user.language,
-        "is_bot_account": user.is_bot_account,
-    }
+    initial = _initial(user, player)
     if request.method == "POST":
         form = ProfileForm(
             request.POST, initial=initial, player=player, bot_mark_fixed=bot_mark_fixed
@@ -68,14 +75,67 @@ def profile(request: HttpRequest) -> HttpResponse:
         player.refresh_from_db()  # show the name as stored, not the refused one
     else:
         form = ProfileForm(initial=initial, player=player, bot_mark_fixed=bot_mark_fixed)
+    status = 400 if request.method == "POST" else 200
+    return render_profile(request, player, form, status=status)
+
+
+def render_profile(
+    request: HttpRequest,
+    player: Player,
+    form: ProfileForm,
+    *,
+    notice_form: NoticeSettingsForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The profile page; `notice_form` a refused notice settings form, with its errors."""
+    user = request.user
     context = {
         "form": form,
         "player": player,
         "token": services.personal_token(user),
-        "notice_form": NoticeSettingsForm(initial=email_switches(user)),
+        "notice_form": notice_form or NoticeSettingsForm(initial=settings_of(user)),
+        "push_enabled": web_push.enabled(),
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+        "push_devices": PushSubscription.objects.filter(user_id=user.pk).count(),
+        "vacation": vacation_status(user),
     }
-    status = 400 if request.method == "POST" else 200
     return render(request, "account/profile.html", context, status=status)
+
+
+def profile_with_notice_errors(
+    request: HttpRequest, notice_form: NoticeSettingsForm
+) -> HttpResponse:
+    """The profile page again, showing why the notice settings were refused (nothing saved)."""
+    user = request.user
+    player = player_for_user(user)
+    initial = _initial(user, player)
+    form = ProfileForm(
+        initial=initial, player=player, bot_mark_fixed=services.has_rated_game(player)
+    )
+    return render_profile(request, player, form, notice_form=notice_form, status=400)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@login_required
+def notice_settings(request: HttpRequest) -> HttpResponse:
+    """The profile page's notice settings: per kind e-mail and push, quiet hours, the digest.
+    A bad value shows the page again with the reason, and nothing is saved; a GET (a reload of
+    that answer) goes to the settings on the profile page."""
+    if request.method == "GET":
+        return redirect(f"{reverse('profile')}#notices")
+    if is_guest(request.user):
+        return _guest_signs_up(request)
+    form = NoticeSettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            notice_prefs.save_settings(request.user, by=request.user, **form.choices())
+        except LeagueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Your notice settings are saved."))
+            return redirect(reverse("profile") + "#notices")
+    return profile_with_notice_errors(request, form)
 
 
 @never_cache

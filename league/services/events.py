@@ -134,8 +134,16 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
         raise LeagueError(
             _("a bye gives 0 to %(max)s match points") % {"max": MAX_BYE_MATCH_POINTS}
         )
+    pace = fields.get("pace") or ""
+    if pace:
+        # A pace names the clock (a turn-based one: days a move, beyond the seconds' bound).
+        seconds = gameplay.pace_seconds(pace)
+        if seconds is None:
+            names = ", ".join(name for name, _label in gameplay.pace_choices())
+            raise LeagueError(_("the pace is one of %(names)s") % {"names": names})
+        fields["seconds_per_move"] = seconds
     seconds = fields.get("seconds_per_move", 0)
-    if not isinstance(seconds, int) or not 0 <= seconds <= MAX_SECONDS_PER_MOVE:
+    if not pace and (not isinstance(seconds, int) or not 0 <= seconds <= MAX_SECONDS_PER_MOVE):
         raise LeagueError(
             _("the clock per move is 0 (no clock) to %(max)s seconds")
             % {"max": MAX_SECONDS_PER_MOVE}

@@ -18,7 +18,9 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from league.models import Notice, Player
+from gameplay.api import pace_label
+from games import catalogue
+from league.models import Notice, NoticeSettings, Player
 from league.services.event_times import show_time
 
 # Context values that are times (ISO strings): shown in the event's time zone.
@@ -80,6 +82,34 @@ def _deadline_changed_text(c: Context) -> str:
             % c
         )
     return _("Round %(round)s of %(event)s has no deadline any more.") % c
+
+
+def _with_game(c: Context) -> Context:
+    """The context with the game's name in the reader's language (stored by its key)."""
+    out = Context(c)
+    if c.get("game"):
+        out["game"] = catalogue.display_name(str(c["game"]))  # an unknown one as it is
+    return out
+
+
+def _your_turn_text(c: Context) -> str:
+    c = _with_game(c)
+    if c.get("deadline"):
+        return _("It is your move at your turn-based %(game)s table: play by %(deadline)s.") % c
+    return _("It is your move at your turn-based %(game)s table.") % c
+
+
+def _challenge_text(c: Context) -> str:
+    c = _with_game(c)
+    if c.get("pace"):
+        c["pace"] = pace_label(c["pace"])
+    return (
+        _(
+            "%(by)s challenges you to a turn-based %(game)s table (%(pace)s). Accept or decline "
+            "it in the lobby."
+        )
+        % c
+    )
 
 
 def _deadline_passed_text(c: Context) -> str:
@@ -197,15 +227,39 @@ KINDS: dict[str, Kind] = {
             lambda c: _("Deadline passed: round %(round)s, table %(table)s") % c,
             _deadline_passed_text,
         ),
+        Kind(
+            "your_turn",
+            gettext_lazy("Turn-based tables: it is your move"),
+            True,
+            lambda c: _("Your move: %(game)s") % _with_game(c),
+            _your_turn_text,
+        ),
+        Kind(
+            "challenge",
+            gettext_lazy("Turn-based tables: a challenge by name"),
+            True,
+            lambda c: _("Challenge from %(by)s") % c,
+            _challenge_text,
+        ),
     )
 }
 
 
-def made_at(notice: Notice, language: str | None = None) -> str:
-    """When the notice was made, on its event's clocks (the site's for a notice of no event),
-    labelled with the zone: "Jan. 5, 2026, 6:30 p.m. CET"."""
-    zone_name = str(notice.context.get("time_zone") or settings.TIME_ZONE)
-    return show_time(notice.created_at, zone_name, language)
+def reader_zones(user_ids: set[int]) -> dict[int, str]:
+    """Each account's own time zone (its notice settings), where it set one: one query."""
+    rows = NoticeSettings.objects.filter(user_id__in=user_ids).exclude(time_zone="")
+    return dict(rows.values_list("user_id", "time_zone"))
+
+
+def _zone(context: dict[str, Any], reader_zone: str | None) -> str:
+    """An event's notice on the event's clocks; any other on the reader's (else the site's)."""
+    return str(context.get("time_zone") or reader_zone or settings.TIME_ZONE)
+
+
+def made_at(notice: Notice, language: str | None = None, reader_zone: str | None = None) -> str:
+    """When the notice was made, on its event's clocks (the reader's, else the site's, for a
+    notice of no event), labelled with the zone: "Jan. 5, 2026, 6:30 p.m. CET"."""
+    return show_time(notice.created_at, _zone(notice.context, reader_zone), language)
 
 
 def kind_choices() -> list[tuple[str, Any]]:
@@ -226,17 +280,20 @@ def player_names(contexts: list[dict[str, Any]]) -> dict[int, str]:
 
 
 def readable_context(
-    context: dict[str, Any], language: str | None = None, names: dict[int, str] | None = None
+    context: dict[str, Any],
+    language: str | None = None,
+    names: dict[int, str] | None = None,
+    reader_zone: str | None = None,
 ) -> Context:
-    """The context with its times shown in the event's time zone and its players named, for
-    the words of a kind."""
+    """The context with its times shown in the event's time zone (the reader's for a notice of
+    no event) and its players named, for the words of a kind."""
     out = Context(context)
     names = names if names is not None else player_names([context])
     if "by_player" in context:
         out["by"] = names.get(context["by_player"], "?")
     if "absent_players" in context:
         out["absent"] = ", ".join(names.get(i, "?") for i in context["absent_players"])
-    zone_name = str(context.get("time_zone") or "UTC")
+    zone_name = _zone(context, reader_zone)
     for key in TIME_KEYS:
         value = context.get(key)
         moment = parse_datetime(value) if isinstance(value, str) else None
@@ -250,11 +307,13 @@ def words(
     context: dict[str, Any],
     language: str | None = None,
     names: dict[int, str] | None = None,
+    reader_zone: str | None = None,
 ) -> tuple[str, str]:
     """(title, text) of a notice in the active language (or `language`); `names` the players'
-    names (`player_names`), looked up when not given."""
+    names (`player_names`), looked up when not given; `reader_zone` the reader's time zone
+    (`reader_zones`) for the times of a notice of no event."""
     spec = KINDS.get(kind)
     if spec is None:
         return kind, ""
-    ctx = readable_context(context, language, names)
+    ctx = readable_context(context, language, names, reader_zone)
     return spec.title(ctx), spec.text(ctx)

@@ -9,6 +9,10 @@ message Django refuses to build, a 5xx answer: `permanent`) is logged once and m
 gets mail, only a verified one where the deployment verifies addresses
 (`ACCOUNT_EMAIL_VERIFICATION` not `none`), only for kinds its switches leave on; every mail has
 a one-click unsubscribe link (and `List-Unsubscribe`). Subjects are `mail_subject`'s: one line.
+
+A player's settings may make a mail wait: in their quiet hours it is "held" until they end, and
+with the daily digest it waits as "digest" for the day's one mail (`league.services.
+notice_timers` sends both).
 """
 
 from __future__ import annotations
@@ -16,19 +20,22 @@ from __future__ import annotations
 import logging
 import smtplib
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import urlencode
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.mail_subject import mail_subject
 from league.models import Notice, NoticeSettings
-from league.services.notice_kinds import words
+from league.services.notice_kinds import reader_zones, words
+from league.services.notice_prefs import in_quiet_hours
 from league.services.notifications import unsubscribe_token, wants_email
 
 log = logging.getLogger(__name__)
@@ -57,6 +64,11 @@ def address_for(notice: Notice) -> tuple[str, str]:
     )
     if not wants_email(stored, notice.kind):
         return "off", ""
+    return account_address(user)
+
+
+def account_address(user: Any) -> tuple[str, str]:
+    """("send", address) when the account gets mail at all, else why not."""
     if not user.is_active:
         return "inactive", ""
     address = (user.email or "").strip()
@@ -75,7 +87,8 @@ def build_message(notice: Notice, address: str) -> EmailMessage:
     """The mail of a notice, in its account's language."""
     user = notice.user
     with translation.override(user.language or settings.LANGUAGE_CODE):
-        title, text = words(notice.kind, notice.context)
+        zone = reader_zones({user.pk}).get(user.pk)
+        title, text = words(notice.kind, notice.context, reader_zone=zone)
         context = {
             "user": user,
             "text": text,
@@ -109,18 +122,27 @@ def permanent(error: Exception) -> bool:
     return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
 
 
-def email_notice(notice_id: int) -> str:
+def email_notice(notice_id: int, *, release: bool = False, now: datetime | None = None) -> str:
     """Mail one notice unless it was handled already; returns what happened ("sent", "off",
-    "no_address", "unverified", "inactive", "failed" for good, or "done" when another run had
-    it). A failure that may pass raises, and the claim is rolled back."""
+    "no_address", "unverified", "inactive", "failed" for good, "held" in quiet hours, "digest"
+    for the daily digest, or "done" when another run had it). `release`: a held notice, now
+    that the quiet hours are over. A failure that may pass raises, and the claim is rolled
+    back."""
+    now = now or timezone.now()
+    waiting = Q(email_status="held") if release else Q(emailed_at__isnull=True)
     with transaction.atomic():
-        claimed = Notice.objects.filter(pk=notice_id, emailed_at__isnull=True).update(
-            emailed_at=timezone.now()
+        claimed = Notice.objects.filter(waiting, pk=notice_id).update(
+            emailed_at=now, email_status=""
         )
         if not claimed:
             return "done"
         notice = Notice.objects.select_related("user").get(pk=notice_id)
         status, address = address_for(notice)
+        row = NoticeSettings.objects.filter(user_id=notice.user_id).first()
+        if status == "send" and row is not None and row.digest:
+            status = "digest"
+        elif status == "send" and in_quiet_hours(row, now):
+            status = "held"
         if status == "send":
             try:
                 build_message(notice, address).send()

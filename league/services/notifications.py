@@ -6,6 +6,14 @@ notices it made are mailed by a Celery task after the transaction commits
 (`league.services.notice_mail`), which claims each notice once. On-site notices are always
 made; e-mail is switched per kind on the profile page (`email_switches`), and an e-mail's
 unsubscribe link (a signed token, no log-in) switches a kind, or all of them, off.
+
+A notice is also pushed to the account's browsers that subscribed (`league.services.web_push`,
+a task after commit), for the kinds its push switches leave on; quiet hours and the daily
+digest make push and mail wait (`notice_prefs`, `notice_timers`).
+
+A notice also reaches the account's open pages at once (`tell_open_pages`, after commit, through
+`gameplay.api.tell_user`): its title in the account's language, its link, and the bell's new
+unread count, so the header's bell moves without a reload.
 """
 
 from __future__ import annotations
@@ -13,17 +21,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db.models import Count
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from gameplay.api import tell_user
 from league import queue
 from league.errors import LeagueError
 from league.models import Event, Notice, NoticeSettings
-from league.services.notice_kinds import KINDS
+from league.services.notice_kinds import KINDS, player_names, reader_zones, words
 
 UNSUBSCRIBE_SALT = "league.notices.unsubscribe"
 ALL_KINDS = "*"  # an unsubscribe token or switch for every kind at once
@@ -76,7 +88,38 @@ def notify(
         made.append(notice.pk)
     if made:
         queue.email_notices(made)
+        queue.push_notices(made)
+        tell_open_pages(made)
     return len(made)
+
+
+def tell_open_pages(notice_ids: list[int]) -> None:
+    """Show these new notices on their accounts' open pages (live.js): a fixed number of
+    queries whatever their number, words in each account's language."""
+    notices = list(Notice.objects.filter(pk__in=notice_ids).select_related("user"))
+    unread = dict(
+        Notice.objects.filter(user_id__in={n.user_id for n in notices}, read_at__isnull=True)
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "n")
+    )
+    names = player_names([n.context for n in notices])
+    zones = reader_zones({n.user_id for n in notices})
+    for notice in notices:
+        language = notice.user.language or settings.LANGUAGE_CODE
+        with translation.override(language):
+            zone = zones.get(notice.user_id)
+            title, _text = words(notice.kind, notice.context, language, names, zone)
+        tell_user(
+            notice.user_id,
+            {
+                "type": "notice",
+                "id": f"league-{notice.pk}",
+                "text": str(title),
+                "url": notice.url or reverse("league:notices"),
+                "unread": unread.get(notice.user_id, 0),
+            },
+        )
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -33,8 +33,17 @@ def reports_per_day() -> int:
 
 
 @transaction.atomic
-def report_player(reporter: Any, player: Player, *, reason: str, text: str = "") -> PlayerReport:
-    """File a report about `player` for staff to read."""
+def report_player(
+    reporter: Any,
+    player: Player,
+    *,
+    reason: str,
+    text: str = "",
+    chat_table: str = "",
+    chat_lines: list[dict[str, Any]] | None = None,
+) -> PlayerReport:
+    """File a report about `player` for staff to read; from a table's chat (docs/chat.md) with
+    the table and the conversation (`chat_table`, `chat_lines`) for staff to read too."""
     if not getattr(reporter, "is_authenticated", False) or not reporter.is_active:
         raise PermissionDenied(_("Log in to report a player."))
     if reason not in PlayerReport.Reason.values:
@@ -62,7 +71,14 @@ def report_player(reporter: Any, player: Player, *, reason: str, text: str = "")
             )
             % {"n": reports_per_day()}
         )
-    return PlayerReport.objects.create(reporter=reporter, player=player, reason=reason, text=text)
+    return PlayerReport.objects.create(
+        reporter=reporter,
+        player=player,
+        reason=reason,
+        text=text,
+        chat_table=chat_table,
+        chat_lines=chat_lines,
+    )
 
 
 def mark_handled(reports: Iterable[PlayerReport], *, by: Any, handled: bool = True) -> int:

@@ -373,7 +373,7 @@ def announce_round(round_: Round) -> int:
             context = {
                 "round": round_.number,
                 "table": fixture.number,
-                "seat": seat.number,
+                "seat": seat.number + 1,  # as the round page numbers seats: from 1
                 "online": bool(fixture.table_ref),
                 "asynchronous": online and event.asynchronous,
                 "deadline": round_.deadline.isoformat() if round_.deadline else "",
@@ -447,8 +447,10 @@ def start_fixture_table(
         variant=event.variant,
         n_deals=event.deals_per_match,
         seconds_per_move=event.seconds_per_move,
+        pace=event.pace,  # a turn-based pace: the fixture is played by the day
         on_timeout=event.on_timeout,
         rated=False,  # the league rates fixtures from their counted results
         context=table_context(event, fixture),
+        chat=event.table_chat,  # the organizer's choice; never at a duplicate (embargoed) table
         **dealing,  # seed (None: a secret one), spectators; duplicate: deals, embargoed
     )

@@ -9,7 +9,8 @@
 // - rematch_offered {table, of, by, url}: a notice; the finished table's page ([data-rematch-of])
 //   shows the offer with Accept / Decline (a copy of its <template id="rematch-offer-template">);
 // - rematch_declined {table, of, by, url}: a notice; the declined offer leaves the page;
-// - notice {text, url}: a notice.
+// - notice {text, url, id?, unread?}: a notice; `unread` (a league notice) sets the bell's count;
+// - turns {count}: the header's count of turn-based tables waiting for this person's move.
 // The socket reconnects with a growing delay; on every (re)connection a page that waits for a
 // table asks HTTP whether it started meanwhile, and a finished table's page asks for the offers
 // it may have missed (the layer does not promise delivery). Notices are kept in sessionStorage
@@ -152,14 +153,48 @@
           url: message.url,
         });
         break;
+      case "challenge":
+        // The lobby page lists it live itself (people.js); any other page shows a notice.
+        if (!document.getElementById("incoming-list")) {
+          notify({ key: `challenge:${message.challenge}`, type: message.type, text: fill(words.challenged, message.by), url: message.url, link: words.answer });
+        }
+        break;
       case "notice":
-        if (typeof message.text === "string" && message.text) {
+        // A notice about the page the person is on (their turn at this table) only rings.
+        if (typeof message.text === "string" && message.text && sitePath(message.url) !== window.location.pathname) {
           notify({ key: `notice:${message.id || message.text}`, type: message.type, text: message.text.slice(0, 300), url: message.url });
+        }
+        if (Number.isInteger(message.unread)) ring(message.unread);
+        break;
+      case "turns":
+        // By the day: how many turn-based tables wait for this person's move (the header).
+        if (Number.isInteger(message.count)) {
+          for (const count of document.querySelectorAll("[data-your-turns]")) {
+            count.textContent = String(message.count);
+            count.hidden = message.count <= 0;
+          }
         }
         break;
       default:
         break;
     }
+  }
+
+  // The header's bell shows the unread count a league notice brings (templates/base.html).
+  function ring(unread) {
+    const bell = document.querySelector("a.bell");
+    if (!bell) return;
+    let count = bell.querySelector(".count");
+    if (unread <= 0) {
+      if (count) count.remove();
+      return;
+    }
+    if (!count) {
+      count = document.createElement("span");
+      count.className = "count";
+      bell.append(" ", count);
+    }
+    count.textContent = String(unread);
   }
 
   // ------------------------------------------------------------------ what HTTP says

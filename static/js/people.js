@@ -117,9 +117,12 @@
         const who = el("span", { class: "who" }, seek.player);
         if (mine) who.append(" ", el("span", { class: "tag you" }, W.you));
         const row = el("li", { "data-seek": seek.seek }, who, " ", el("span", { class: "what" }, describe(seek)));
-        if (!mine && seekUrl) {
+        // A guest (or a visitor) plays casual tables only: a rated seek offers them no Join.
+        if (!mine && seekUrl && (!seek.rated || people.dataset.ratedOk === "1")) {
           row.append(" ", postForm(seekUrl, W.join, "small",
             { game: seek.game, pace: seek.pace, rated: seek.rated ? "1" : "0", bots_after: "" }));
+        } else if (!mine && seekUrl) {
+          row.append(" ", el("span", { class: "muted join-rated" }, people.dataset.ratedOnly));
         }
         return row;
       });

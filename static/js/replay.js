@@ -136,6 +136,7 @@
     drawSummary(step);
     drawHands(data, state.view, step);
     drawControls(data, state, step);
+    drawAnalysis();
     document.title = `${cfg.gameName} · ${S.title} · ${fmt(S.dealOf, { n: deal + 1, m: nDeals })} · Mediana`;
   }
 
@@ -195,11 +196,141 @@
     position.dataset.deal = String(deal);
     position.dataset.step = String(before[deal] + pos);
     const parts = labelNode(step.label);
+    const marked = markAt(deal, pos);
+    if (marked && marked.mark) parts.unshift(markNode(marked));
     const toAct = state.to_act || [];
     if (state.status === "finished") parts.push(" — ", S.matchOver);
     else if (step.deal_over) parts.push(" — ", S.dealOver);
     else if (toAct.length) parts.push(h("span", { class: "muted replay-next" }, ` — ${fmt(S.toAct, { who: toAct.map(M.seatName).join(", ") })}`));
     fill($("replay-label"), parts);
+  }
+
+
+  // ------------------------------------------------------------------ game analysis
+  // docs/bots.md, "Game analysis": the server's evaluation of each person's decision; here the
+  // mark of the step shown (?!, ?, ??), the better decision and its cost, the deal's summary.
+  const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  let analysis = cfg.analysis || { status: "none" };
+  let polling = null;
+
+  const markAt = (k, p) => {
+    const result = analysis.result;
+    if (!result || p === 0) return null;
+    return result.decisions.find((e) => e.deal === k && e.index === p - 1) || null;
+  };
+  const points = (x) => (Math.round(x * 100) / 100).toLocaleString(document.documentElement.lang || undefined);
+
+  function markNode(entry) {
+    return h("span", { class: `analysis-mark ${entry.mark}`, title: S[entry.mark] || entry.mark, dataset: { mark: entry.mark } }, SYMBOL[entry.mark]);
+  }
+
+  // The double-dummy loss of a card (games.core.solver, where it could be computed).
+  const ddLine = (entry) => (entry.dd_loss ? h("p", { class: "muted", dataset: { ddLoss: String(entry.dd_loss) } }, fmt(S.ddLoss, { points: points(entry.dd_loss) })) : null);
+
+  function drawAnalysis() {
+    const form = $("analyse-form");
+    if (form) form.hidden = !analysis.may_request;
+    const status = $("analysis-status");
+    const stepBox = $("analysis-step");
+    const dealBox = $("analysis-deal");
+    if (!status) return;
+    status.dataset.status = analysis.status;
+    status.textContent = analysis.status === "queued" || analysis.status === "running" ? S.analysing : analysis.status === "failed" ? S.analysisFailed : analysis.detail || "";
+    const result = analysis.result;
+    if (!result) {
+      fill(stepBox);
+      fill(dealBox);
+      return;
+    }
+    const entry = markAt(deal, pos);
+    if (entry && entry.mark) {
+      fill(
+        stepBox,
+        h(
+          "p",
+          { dataset: { deal: String(entry.deal), index: String(entry.index) } },
+          markNode(entry),
+          h("strong", null, S[entry.mark]),
+          " — ",
+          S.better,
+          " ",
+          labelNode(entry.best_label),
+          " · ",
+          fmt(S.cost, { points: points(entry.loss) }),
+        ),
+        ddLine(entry),
+      );
+    } else if (entry) {
+      fill(stepBox, h("p", { class: "muted" }, S.goodMove), ddLine(entry));
+    } else fill(stepBox);
+    // The deal: per person, the points lost, the double-dummy result, the marks to jump to.
+    const rows = [];
+    const here = result.deals[deal];
+    for (const [seat, p] of Object.entries(result.players)) {
+      const who = M.seatName(Number(seat));
+      rows.push(h("p", { dataset: { accuracy: String(seat) } }, fmt(S.accuracy, { who, pct: p.accuracy == null ? "–" : `${points(p.accuracy)} %`, i: p.marks.inaccuracy, m: p.marks.mistake, b: p.marks.blunder })));
+      const mine = here && here.seats[seat];
+      if (mine) {
+        rows.push(h("p", { class: "muted" }, fmt(S.dealAnalysis, { who, points: points(mine.loss) })));
+        if (mine.dd) rows.push(h("p", { class: "muted" }, fmt(S.doubleDummy, { who, best: points(mine.dd.best), made: points(mine.dd.made) })));
+      }
+    }
+    const marked = result.decisions.filter((e) => e.deal === deal && e.mark);
+    if (marked.length) {
+      rows.push(
+        h(
+          "ul",
+          { class: "analysis-jumps" },
+          marked.map((e) => {
+            const button = h("button", { type: "button", dataset: { jump: `${e.deal}/${e.index}` } }, SYMBOL[e.mark], " ", fmt(S.stepOf, { n: before[e.deal] + e.index + 1, m: summary.actions }));
+            button.addEventListener("click", () => go(e.deal, e.index + 1));
+            return h("li", null, button);
+          }),
+        ),
+      );
+    }
+    fill(dealBox, rows);
+  }
+
+  function poll() {
+    if (polling) return;
+    polling = window.setInterval(() => {
+      fetch(cfg.analysisUrl + (token ? `?token=${encodeURIComponent(token)}` : ""), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((data) => {
+          if (!data) return;
+          analysis = data;
+          if (data.status !== "queued" && data.status !== "running") {
+            window.clearInterval(polling);
+            polling = null;
+          }
+          draw();
+        })
+        .catch(() => {});
+    }, 1500);
+  }
+
+  function requestAnalysis(event) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const csrf = form.querySelector("[name=csrfmiddlewaretoken]");
+    $("analyse").disabled = true;
+    fetch(form.action, { method: "POST", credentials: "same-origin", headers: { Accept: "application/json", "X-CSRFToken": csrf ? csrf.value : "" } })
+      .then((r) => r.json().then((data) => ({ ok: r.ok, data })))
+      .then(({ ok, data }) => {
+        $("analyse").disabled = false;
+        if (!ok) {
+          analysis = Object.assign({}, analysis, { detail: data.detail });
+          draw();
+          return;
+        }
+        analysis = data;
+        draw();
+        if (data.status === "queued" || data.status === "running") poll();
+      })
+      .catch(() => {
+        $("analyse").disabled = false;
+      });
   }
 
   // ------------------------------------------------------------------ input
@@ -232,12 +363,16 @@
       select.blur(); // the arrow keys step again
     });
     document.addEventListener("keydown", onKey);
+    const form = $("analyse-form");
+    if (form) form.addEventListener("submit", requestAnalysis);
+    if (analysis.status === "queued" || analysis.status === "running") poll();
     go(deal, 0);
   }
 
   // For the browser tests and the curious: where the replay stands.
   window.medianaReplay = {
     position: () => ({ deal, step: pos, failed }),
+    analysis: () => analysis,
     atEnd,
   };
 

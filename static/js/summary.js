@@ -193,7 +193,9 @@
     const node = dialogNode();
     // The match's last deal has no next deal: nothing to hold, and the button just closes.
     const holds = timed && !matchOver && cfg.seat !== null && cfg.seat !== undefined;
-    open = { deal: summary.deal, holds, until: timed && SECONDS > 0 ? performance.now() + SECONDS * 1000 : 0 };
+    // By the day the next move may be days away: no countdown, the summary waits for the person.
+    const counted = timed && SECONDS > 0 && !cfg.turnBased;
+    open = { deal: summary.deal, holds, until: counted ? performance.now() + SECONDS * 1000 : 0 };
     fill(
       node,
       h(
@@ -231,7 +233,11 @@
     }
     const left = Math.ceil((open.until - performance.now()) / 1000);
     if (open.holds) {
-      if (label) label.textContent = left > 0 ? fmt(gettext("Your clock waits until you go on (at most %(left)s s)."), { left }) : gettext("Your clock is running.");
+      // Past the cap the person's clock runs behind the summary: said loudly, not in grey.
+      if (label) {
+        label.textContent = left > 0 ? fmt(gettext("Your clock waits until you go on (at most %(left)s s)."), { left }) : gettext("Your clock is running.");
+        label.classList.toggle("ds-running", left <= 0);
+      }
       return;
     }
     if (left <= 0) {

@@ -301,6 +301,7 @@
       // The server sends the current state on connect; an action sent before the connection
       // dropped is re-sent then (same id: applied at most once).
       if (pending) pending.resend = true;
+      hear({ type: "open" });
     });
     socket.addEventListener("message", (event) => {
       if (ws !== socket) return;
@@ -313,7 +314,8 @@
         return;
       }
       if (msg.type === "state") onState(msg);
-      else if (msg.type === "error") onError(msg);
+      else if (msg.type === "error" && !String(msg.reason || "").startsWith("chat_")) onError(msg);
+      hear(msg);
     });
     socket.addEventListener("close", (event) => {
       if (ws !== socket) return;
@@ -354,6 +356,20 @@
     if (ws) return;
     attempts = 0;
     connect();
+  }
+
+  // The extension point (static/js/chat.js, docs/chat.md): a listener hears every message of
+  // the socket, and `{type: "open"}` for each connection opened; an error whose reason starts
+  // with "chat_" is the listener's to show, not the table's.
+  const listeners = [];
+  function hear(msg) {
+    for (const listener of listeners) {
+      try {
+        listener(msg);
+      } catch (e) {
+        console.error(e);
+      }
+    }
   }
 
   function send(obj) {
@@ -423,7 +439,8 @@
     if (!current || pending || cfg.seat === null) return;
     if (performance.now() < lateUntil) return; // made for the decision the clock took
     if (!isLegal(action, current)) return;
-    pending = { action, id: newId(), seq: current.seq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
+    // `seen`: the newest state this page had at the click; only a later one can show it applied.
+    pending = { action, id: newId(), seq: current.seq, seen: lastSeq, decision: decisionOf(current), stale: false, resend: false, at: performance.now() };
     endHold(); // a click during the hold: the table moves on
     selection = null;
     lifted = null;
@@ -462,14 +479,16 @@
       showFlash(gettext("Time ran out: the clock chose for you. Look at the table before your next move."), "error");
     }
     if (pending) {
-      const mineActed = msg.last_action && msg.last_action.seat === cfg.seat && msg.seq > pending.seq;
-      if (gap || mineActed || !isLegal(pending.action, msg) || decisionOf(msg) !== pending.decision) {
-        // Applied (the state shows it), overtaken (this seat acted since, or states were
-        // missed: it may have been the clock), or no longer possible: never re-sent.
+      const mineActed = msg.last_action && msg.last_action.seat === cfg.seat && msg.seq > pending.seen;
+      if (mineActed || !isLegal(pending.action, msg) || decisionOf(msg) !== pending.decision) {
+        // Applied (the state shows it), overtaken (this seat acted since: the clock, or it was
+        // applied among states missed), or no longer possible: never re-sent.
         pending = null;
-      } else if ((pending.stale && msg.seq !== pending.seq) || pending.resend) {
+      } else if (gap || (pending.stale && msg.seq !== pending.seq) || pending.resend) {
         // The protocol: after `stale`, re-send the same action with the same id and the new
-        // seq while it is still legal at the same decision, so a click is never lost.
+        // seq while it is still legal at the same decision, so a click is never lost. After
+        // missed states (a reconnection) too: if it had been applied, or the clock had moved for
+        // this seat, the decision or the legal moves would show it.
         resend();
       }
     }
@@ -645,6 +664,11 @@
       if (p.bot || gaveUp) tags.push(h("span", { class: "tag bot" }, gettext("bot")));
       if (gaveUp) tags.push(h("span", { class: "tag resigned", title: gettext("This player resigned; a bot plays the seat out.") }, gettext("resigned")));
       if (p.guest) tags.push(h("span", { class: "tag guest" }, gettext("guest")));
+      if (p.awayUntil) {
+        // By the day: their clock waits until they are back (shown on the reader's own clock).
+        const back = new Date(p.awayUntil).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+        tags.push(h("span", { class: "tag away", title: fmt(gettext("On vacation until %(until)s: their clock waits."), { until: back }) }, gettext("on vacation")));
+      }
       const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
       const facts = [];
@@ -1122,7 +1146,8 @@
     if (game.log) lines.push(...game.log(state, view));
     for (const note of clockNotes.values()) if (note.deal === view.deal) lines.push(note.text);
     if (state.status === "finished" && state.result) {
-      lines.push(fmt(gettext("Match over: %(names)s won."), { names: names(matchWinners(state)) }));
+      const won = matchWinners(state);
+      lines.push(won.length ? fmt(gettext("Match over: %(names)s won."), { names: names(won) }) : gettext("Match over: no winner."));
     }
     return lines;
   }
@@ -1170,10 +1195,12 @@
       h(
         "p",
         { class: "winners", id: "winners" },
-        winners.length === N_SEATS ? gettext("All seats share the win.") : fmt(ngettext("Winner: %(names)s", "Winners: %(names)s", winners.length), { names: winners.map(who).join(", ") }),
+        winners.length === N_SEATS ? gettext("All seats share the win.")
+          : !winners.length ? gettext("No winner: nobody played the match to the end.")
+          : fmt(ngettext("Winner: %(names)s", "Winners: %(names)s", winners.length), { names: winners.map(who).join(", ") }),
         state.seat !== null && winners.includes(state.seat) ? ` — ${gettext("well played!")}` : "",
       ),
-      resigned.length ? h("p", { class: "muted", id: "resigned-note" }, fmt(gettext("Resigned: %(names)s (a bot played on)"), { names: names(resigned) })) : null,
+      resigned.length ? h("p", { class: "muted", id: "resigned-note" }, fmt(gettext("Resigned: %(names)s (a bot played on; a resigned seat cannot win)"), { names: names(resigned) })) : null,
       timedOut.length ? h("p", { class: "muted", id: "timed-out-note" }, fmt(gettext("Forfeited on time: %(names)s"), { names: names(timedOut) })) : null,
       otherwise.length ? h("p", { class: "muted", id: "forfeited-note" }, fmt(gettext("Forfeited: %(names)s"), { names: names(otherwise) })) : null,
       h(
@@ -1214,7 +1241,13 @@
       const left = Math.max(0, current.clock[String(s)] - Math.max(0, elapsed - (current.clock_starts_in || 0)));
       const m = Math.floor(left / 60);
       const sec = Math.floor(left % 60);
-      node.textContent = ` · ${fmt(gettext("%(time)s left"), { time: `${m}:${String(sec).padStart(2, "0")}` })}`;
+      // By the day (a clock of days): days and hours, or hours and minutes, not minutes alone.
+      const time = left >= 86400
+        ? fmt(gettext("%(d)s d %(h)s h"), { d: Math.floor(left / 86400), h: Math.floor((left % 86400) / 3600) })
+        : left >= 3600
+          ? fmt(gettext("%(h)s h %(m)s min"), { h: Math.floor(left / 3600), m: Math.floor((left % 3600) / 60) })
+          : `${m}:${String(sec).padStart(2, "0")}`;
+      node.textContent = ` · ${fmt(gettext("%(time)s left"), { time })}`;
       node.classList.toggle("low", left < 10);
     }
     updateBanner();
@@ -1438,6 +1471,10 @@
     connected: () => Boolean(ws && ws.readyState === WebSocket.OPEN),
     drop: () => ws && ws.close(),
     sound: () => ({ on: soundOn, played: soundsPlayed }),
+    // For extensions (static/js/chat.js): send a message on the table's socket (false when it
+    // is not open), and listen to every message (see `hear`).
+    send: (obj) => send(obj),
+    listen: (listener) => listeners.push(listener),
   };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -51,18 +51,20 @@ class Server:
 
 
 @contextmanager
-def serve(database: Path, summary_seconds: int = 0) -> Iterator[Server]:
+def serve(database: Path, summary_seconds: int = 0, **settings: str) -> Iterator[Server]:
     """A server of the real application on its own SQLite file, migrated first.
 
     The file is shared by the server and manage.py, whatever DATABASE_URL says (CI sets
     PostgreSQL for the rest of the suite); no REDIS_URL: embedded mode, bots on the loop.
     `summary_seconds` 0: no deal summary opening over the page by itself (it would cover the
-    cards most tests click); the summary's and the pace's tests turn it on."""
+    cards most tests click); the summary's and the pace's tests turn it on. `settings`: more
+    environment for the server (a test's own budget, say)."""
     env = service_env(
         DATABASE_URL=f"sqlite:///{database}",
         GAMEPLAY_BOT_DELAY="0.05",
         GAMEPLAY_DEAL_SUMMARY_SECONDS=str(summary_seconds),
         LOG_LEVEL="WARNING",
+        **settings,
     )
     env.pop("REDIS_URL", None)
     env.pop("CELERY_EAGER", None)

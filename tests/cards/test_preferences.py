@@ -59,7 +59,7 @@ def test_the_profile_and_the_header_link_to_the_page(client):
     client.force_login(ana)
     url = reverse("preferences")
     assert f'href="{url}" id="preferences-link"' in client.get(reverse("profile")).content.decode()
-    assert f'class="prefs" href="{url}"' in client.get("/").content.decode()
+    assert f'class="prefs nav-more" href="{url}"' in client.get("/").content.decode()
     client.logout()
     assert f'href="{url}"' not in client.get("/").content.decode()
 

@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from gameplay.models import Seat, Table
+from gameplay.paces import pace
 from gameplay.services import lobby
+from games import catalogue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,9 +23,12 @@ def session_user(client: Client):
 
 def test_an_anonymous_play_now_offers_a_guest_seat_then_goes_to_the_table():
     client = Client()
-    offer = client.post("/play/now/", {"game": GAME})
+    offer = client.post("/play/now/", {"game": GAME, "pace": "normal"})
     page = offer.content.decode()
     assert offer.status_code == 200
+    # The offer names what one click starts: the game and the pace chosen.
+    choice = page[page.index('id="guest-choice"') :].split("</p>")[0]
+    assert catalogue.display_name(GAME) in choice and str(pace("normal").label) in choice
     assert 'name="as_guest"' in page and f'value="{GAME}"' in page  # the game is carried over
     assert "/accounts/login/?next=" in page and "/accounts/signup/?next=" in page
     assert not Table.objects.exists()  # nothing made yet

@@ -31,6 +31,14 @@ def every_row(client: Any, event: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def played_deals(event: Any) -> int:
+    """The deals the event's counted results hold (fixtures' seeds differ between databases)."""
+    return sum(
+        len(r.scored["deals"])
+        for r in Result.objects.filter(fixture__round__event=event, current=True)
+    )
+
+
 def csv_rows(client: Any, event: Any) -> list[list[str]]:
     response = client.get(reverse("league:ledger_csv", args=[event.slug]))
     assert response.status_code == 200
@@ -41,10 +49,7 @@ def test_the_ledger_holds_the_csvs_rows_deals_from_0(alice, anonymous):
     event = league_with(alice, rounds=2, tables=2, deals_per_match=2)
     rows = every_row(anonymous, event)
     # seats x the deals each result counts (a 3-5-8 match may end before its last deal)
-    played = sum(
-        len(r.scored["deals"])
-        for r in Result.objects.filter(fixture__round__event=event, current=True)
-    )
+    played = played_deals(event)
     assert 2 * 2 <= played <= 2 * 2 * 2 and len(rows) == played * 3
     as_csv = [
         [r["round"], r["table"], r["deal"] + 1, r["seat"], r["player_id"], r["player"],
@@ -69,12 +74,14 @@ def test_every_deal_pays_out_zero_in_all(alice, anonymous):
 
 
 def test_it_is_paginated_like_the_other_lists(alice, anonymous):
-    event = league_with(alice, rounds=3, tables=3, deals_per_match=3)  # 81 rows
+    event = league_with(alice, rounds=3, tables=3, deals_per_match=3)  # up to 81 rows
+    rows = 3 * played_deals(event)  # a 3-5-8 match may end before its last deal
+    assert 50 < rows <= 81
     first = anonymous.get(ledger_url(event)).json()
-    assert first["count"] == 81 and first["previous"] is None
+    assert first["count"] == rows and first["previous"] is None
     assert len(first["results"]) == 50 and first["next"]
     second = anonymous.get(first["next"]).json()
-    assert len(second["results"]) == 31 and second["next"] is None
+    assert len(second["results"]) == rows - 50 and second["next"] is None
     order = [
         (r["round"], r["table"], r["deal"], r["seat"]) for r in first["results"] + second["results"]
     ]
@@ -103,6 +110,6 @@ def test_the_ledger_reads_a_fixed_number_of_queries(
     organizer = client_of(alice)
     with django_assert_max_num_queries(3):  # the event, the count, the page
         answer = anonymous.get(ledger_url(event))
-    assert answer.json()["count"] == size * size * 3
+    assert answer.json()["count"] == 3 * played_deals(event) >= size * size * 3
     with django_assert_max_num_queries(5):  # and the session, the account
         assert organizer.get(ledger_url(event)).status_code == 200

@@ -72,6 +72,13 @@ def test_my_games_and_the_invitation_show_the_offer_and_decline_cancels_it(
     new.refresh_from_db()
     assert new.status == Table.Status.CANCELLED
     assert 'id="rematch-offers"' not in client.get("/games/").content.decode()
+    # Its page (for ana, who offered it) says the rematch was called off, not "everyone left".
+    client.force_login(ana)
+    called_off = client.get(f"/tables/{new.id}/join/").content.decode()
+    assert text("This rematch was called off: a player declined it, or it waited too long.") in (
+        called_off
+    )
+    assert "everyone left" not in called_off
 
 
 def test_the_creator_s_invitation_waits_for_the_table(client, ana, ben):

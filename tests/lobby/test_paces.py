@@ -17,10 +17,17 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_paces_and_their_names():
-    assert [(p.name, p.seconds) for p in paces.PACES.values()] == [
+    assert [(p.name, p.seconds) for p in paces.live_paces()] == [
         ("relaxed", 90),
         ("normal", 45),
         ("fast", 20),
+    ]
+    # By the day (docs/tables.md, "Turn-based tables"): days a move.
+    assert [(p.name, p.seconds // 86400) for p in paces.turn_based_paces()] == [
+        ("1-day", 1),
+        ("2-days", 2),
+        ("3-days", 3),
+        ("7-days", 7),
     ]
     assert paces.DEFAULT_PACE == "relaxed"
     assert paces.pace_of_seconds(45) == "normal" and paces.pace_of_seconds(30) == ""
@@ -71,7 +78,9 @@ def test_the_api_takes_a_pace_and_lists_it(ana, olga):
 def test_an_unknown_pace_is_a_400_naming_the_paces(ana, bad):
     response = api(ana).post(TABLES, {"game": "saichugen", "pace": bad}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"detail": "pace must be one of: relaxed, normal, fast."}
+    assert response.json() == {
+        "detail": "pace must be one of: relaxed, normal, fast, 1-day, 2-days, 3-days, 7-days."
+    }
     assert not Table.objects.exists()
 
 
@@ -127,3 +136,12 @@ def test_the_table_page_shows_the_pace(client, ana):
     table = lobby.play_now(ana, "saichugen", "normal").table
     page = client.get(reverse("gameplay:table", args=[table.id])).content.decode()
     assert '<span id="pace">Normal · 45 s a move</span>' in page
+
+
+@pytest.mark.django_db
+def test_the_play_pages_play_now_asks_the_pace_and_says_what_a_guest_gets(client):
+    page = client.get(reverse("gameplay:play")).content.decode()
+    form = page[page.index('id="play-now-form"') :]
+    assert 'name="pace" value="relaxed" checked' in form[: form.index("</form>")]
+    assert page.count('form="play-now-form" name="game"') == len(catalogue.games())
+    assert "unrated as a guest" in page

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from gameplay.models import Seat, Table
 from gameplay.services import lobby
@@ -145,3 +146,24 @@ def test_there_is_nothing_to_leave_at_a_finished_table(client, people, finished)
     response = client.post(leave_url(finished), {"confirm": "resign"}, follow=True)
     assert [m.level_tag for m in response.context["messages"]] == ["error"]
     assert finished.seats.get(number=0).user_id == people[0].pk
+
+
+def test_my_games_offers_to_watch_not_resume_a_table_one_resigned(client, people):
+    ana, ben, *_ = people
+    table = lobby.create_friendly(ana, game="saichugen", bots=1).table
+    lobby.join(ben, table.id)
+    client.force_login(ana)
+    client.post(leave_url(table), {"confirm": "resign"})
+    table.refresh_from_db()
+    assert table.status == "playing"  # ben still plays
+    links = _links_of(client, table)
+    assert "Watch" in links and "Resume" not in links
+    client.force_login(ben)
+    assert "Resume" in _links_of(client, table)
+
+
+def _links_of(client, table) -> str:
+    """The links cell of a table's row in My games."""
+    page = client.get(reverse("gameplay:my-games")).content.decode()
+    row = page.split(f'data-table="{table.id}"')[-1]
+    return row.split('class="links"')[1].split("</td>")[0]

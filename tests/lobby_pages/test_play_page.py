@@ -201,3 +201,16 @@ def test_the_lobby_page_makes_a_constant_number_of_queries(
     client.logout()
     with django_assert_max_num_queries(len(few.captured_queries)):
         assert client.get(PLAY).status_code == 200
+
+
+def test_the_lobby_leads_back_to_ones_games_in_play(client, people):
+    """Someone who left a running table (Back, the lobby link) finds the way back on /play/."""
+    ana, ben, *_ = people
+    playing = lobby.create_friendly(ana, game="saichugen", bots=2).table
+    waiting = lobby.create_friendly(ana, game="mediatore", bots=1).table
+    client.force_login(ana)
+    html = client.get(PLAY).content.decode()
+    back = html[html.index('id="my-playing"') : html.index('id="my-waiting"')]
+    assert f'href="/tables/{playing.id}/"' in back and waiting.id not in back
+    client.force_login(ben)
+    assert 'id="my-playing"' not in client.get(PLAY).content.decode()

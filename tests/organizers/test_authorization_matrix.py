@@ -112,6 +112,8 @@ PUBLIC = {
     "notice_open": "an account's own notice",
     "notice_read": "an account's own notice",
     "unsubscribe": "a signed link from a mail",
+    "push_subscribe": "an account's own browser subscription (tests/notices_push/)",
+    "push_unsubscribe": "an account's own browser subscription (tests/notices_push/)",
     "signup": "a player signs up (test_registration)",
     "signup_leave": "a player withdraws themselves (test_registration)",
     "signup_check_in": "a player checks themselves in (test_registration)",

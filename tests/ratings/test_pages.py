@@ -150,13 +150,13 @@ def test_rating_pages_use_a_fixed_number_of_queries(
     players = grow(friendly, users, size)
     # (url, queries): counts + pages of the two lists, filter choices; the player page's 5
     # queries of its own plus 5 for ratings (ratings, recent history, seat statistics,
-    # head-to-head, opponents' names).
+    # head-to-head, opponents' names) and 1 for the accuracy of its analysed games.
     urls = [
         (reverse("league:ratings_index"), 1),
         (reverse("league:ratings", args=["saichugen"]), 5),
         (reverse("league:ratings", args=["saichugen"]) + "?club=x&country=IT&page=2", 5),
-        (reverse("league:player", args=[players[0].pk]), 10),
-        (reverse("league:player", args=[Player.objects.get(name="Bot A").pk]), 10),
+        (reverse("league:player", args=[players[0].pk]), 11),
+        (reverse("league:player", args=[Player.objects.get(name="Bot A").pk]), 11),
         ("/api/ratings/saichugen/", 2),
         (f"/api/players/{players[0].pk}/ratings/", 3),
     ]

@@ -202,7 +202,8 @@ def test_the_page_and_its_steps_take_a_constant_number_of_queries(
     )
     client.force_login(ana)
     for table in (short, long):
-        with django_assert_max_num_queries(7):
+        # 9: the game analysis's row and whether this reader may ask for it (tests/analysis).
+        with django_assert_max_num_queries(9):
             assert client.get(replay_url(table)).status_code == 200
         with django_assert_max_num_queries(5):
             assert client.get(json_url(table, deal="0")).status_code == 200

@@ -39,7 +39,7 @@ def test_publishing_a_round_tells_each_seated_account_its_table_and_seat(
         notice = Notice.objects.get(user=user)
         assert notice.kind == "round_published"
         assert notice.url == f"/tables/{fixture.table_ref}/"
-        assert notice.context["seat"] == seats[user.pk]
+        assert notice.context["seat"] == seats[user.pk] + 1  # numbered from 1, as on the round page
     assert not Notice.objects.filter(user=erin).exists()
     assert sorted(m.to[0] for m in mailoutbox) == sorted(u.email for u in players)
     for mail in mailoutbox:

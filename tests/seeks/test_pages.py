@@ -17,14 +17,33 @@ def login(client, user):
     return client
 
 
-def test_anonymous_visitors_see_the_open_seeks_and_a_log_in_prompt(client, ana):
+def test_a_visitor_seeks_as_a_guest_and_a_guest_seeks_casual_tables(client, ana, ben):
     login(client, ana).post("/play/seek/", {"game": "saichugen", "pace": "fast", "rated": "1"})
+    login(client, ben).post("/play/seek/", {"game": "saichugen", "pace": "fast", "rated": "0"})
     client.logout()
     html = client.get(PLAY).content.decode()
-    assert 'id="open-seeks"' in html and "ana" in html
-    assert 'id="seek-form"' not in html and "to play with people" in html
-    assert client.post("/play/seek/", {"game": "saichugen"}).status_code == 302
-    assert Seek.objects.count() == 1
+    assert 'id="open-seeks"' in html and "ana" in html and 'id="seek-form"' in html
+    assert 'id="seek-as-guest"' in html
+    # A visitor's Join is offered on the casual seek only: a guest plays casual tables.
+    assert html.count(">Join</button>") == 1
+    # Seeking first offers the choice; nothing is made until they choose.
+    form = {"game": "saichugen", "pace": "fast", "rated": "1", "bots_after": ""}
+    offer = client.post("/play/seek/", form)
+    assert offer.status_code == 200 and 'id="guest-offer"' in offer.content.decode()
+    assert Seek.objects.count() == 2
+    # As a guest: seated at once with ben (casual), never put in ana's rated pool.
+    seeking = client.post("/play/seek/", {**form, "as_guest": "1"})
+    assert seeking.status_code == 302
+    mine = Seek.objects.exclude(user__in=[ana, ben]).get()
+    assert mine.user.is_guest and mine.rated is False
+    assert 'id="seek-waiting"' in client.get(PLAY).content.decode()
+    client.post(f"/play/seek/{mine.id}/cancel/")
+    page = client.get(PLAY).content.decode()
+    seek_form = page[page.index('id="seek-form"') :]
+    seek_form = seek_form[: seek_form.index("</form>")]
+    # A guest is offered no rated choice: the form says casual itself.
+    assert 'name="game"' in seek_form and 'name="rated" value="0"' in seek_form
+    assert seek_form.count('name="rated"') == 1
 
 
 def test_seek_wait_cancel_and_meet_from_the_page(client, ana, ben, cleo):

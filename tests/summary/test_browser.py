@@ -218,6 +218,7 @@ def test_the_summary_of_a_deal_is_its_record_and_closes_reopens(
         timeout=(SECONDS + 4) * 1000,
     )
     assert page.locator("#deal-summary").is_visible()
+    assert "ds-running" in page.locator("#ds-countdown").get_attribute("class")  # said loudly
     page.locator("#ds-ok").click()  # "Next deal"
     page.wait_for_selector("#deal-summary", state="hidden")
 

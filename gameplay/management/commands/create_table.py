@@ -48,6 +48,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-spectators", action="store_true")
         parser.add_argument(
+            "--chat", action="store_true", help="the players and spectators may chat (docs/chat.md)"
+        )
+        parser.add_argument(
             "--unrated",
             action="store_true",
             help="do not rate the match (the operator's tables are rated by default, bots too)",
@@ -106,6 +109,7 @@ class Command(BaseCommand):
                     on_timeout=options["on_timeout"],
                     allow_spectators=not options["no_spectators"],
                     rated=not options["unrated"],
+                    chat=options["chat"],
                 )
             except (VariantError, ValueError) as exc:
                 raise CommandError(str(exc)) from None

@@ -41,6 +41,12 @@ class Level:
     # What a game needs to be played at this level: modules of the game's package
     # ("determiniser"); a game without one is not offered the level.
     needs: tuple[str, ...] = ()
+    # Offered to people (lobby, tables, league, API): False for a level that exists only to
+    # measure the others (the clairvoyant level cheats: it sees every card).
+    offered: bool = True
+    # Its bots choose from the real match (every card), not a view: only the evaluation gives
+    # it one (games/evaluate.py); it is never offered.
+    sees_match: bool = False
 
     @property
     def rated(self) -> bool:
@@ -62,13 +68,21 @@ LEVELS: Registry[str, Level] = Registry("bot level")
 
 
 def define_level(
-    name: str, label: str, *, rank: int, casual: bool = False, needs: tuple[str, ...] = ()
+    name: str,
+    label: str,
+    *,
+    rank: int,
+    casual: bool = False,
+    needs: tuple[str, ...] = (),
+    offered: bool = True,
+    sees_match: bool = False,
 ) -> Level:
     """Define a level and its traits, once, before its bots are registered (`label`: English,
-    marked with `gettext_noop`)."""
+    marked with `gettext_noop`). A level that sees the match is never offered."""
     if name in LEVELS:
         raise ValueError(f"bot level {name!r} is defined twice")
-    return LEVELS.register(name, Level(name, label, rank, casual, tuple(needs)))
+    level = Level(name, label, rank, casual, tuple(needs), offered and not sees_match, sees_match)
+    return LEVELS.register(name, level)
 
 
 def level(name: str) -> Level:
@@ -137,15 +151,24 @@ def get_bot(game: str, level: str) -> BotLevel:
     return bot
 
 
-def levels(game: str) -> list[str]:
+def levels(game: str, *, unoffered: bool = False) -> list[str]:
     """The levels that can play `game`, weakest first: those with a bot for it (its own or one
-    for every game) whose needs the game has."""
-    return _ordered({lv for g, lv in BOTS if g in (game, ANY_GAME) and LEVELS.get(lv).serves(game)})
+    for every game) whose needs the game has, and that are offered to people (`unoffered`:
+    the evaluation's levels too)."""
+    return _ordered(
+        {
+            lv
+            for g, lv in BOTS
+            if g in (game, ANY_GAME)
+            and LEVELS.get(lv).serves(game)
+            and (unoffered or LEVELS.get(lv).offered)
+        }
+    )
 
 
 def all_levels() -> list[str]:
-    """Every level name known, weakest first."""
-    return _ordered({lv for _, lv in BOTS})
+    """Every level name offered to people, weakest first."""
+    return _ordered({lv for _, lv in BOTS if LEVELS.get(lv).offered})
 
 
 def choose_action(

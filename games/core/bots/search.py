@@ -15,10 +15,16 @@ from the game's determiniser, applies every candidate action in a clone of it an
 deal out by the rollout policy; the candidate with the highest mean payout for the seat wins.
 It is anytime: `Budget` stops it on CPU time (at a table) or after a number of worlds (in
 evaluation and tests, so that a seed gives the same moves).
+
+With inference (`games.core.bots.inference`, on by default: `Budget(inference=...)`) each world
+is weighed by how likely the others' observed actions of the deal were in it, the means are
+weighted, and a world of small weight is played out only now and then (with a weight that
+keeps the estimate unbiased), so that the rollouts go to the likely worlds.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +35,7 @@ from typing import Any
 from games.core import registry
 from games.core.base import Match
 from games.core.bots.common import expand_random
+from games.core.bots.inference import Inference, by_default, model_for, weighted_draw
 from games.core.determiniser import NoWorld
 from games.core.errors import EngineError
 
@@ -37,9 +44,14 @@ Action = dict[str, Any]
 Rollout = Callable[[Match, random.Random], None]
 
 # Worlds drawn and rollouts played by this process's searches, for the evaluation's figures.
-COUNTS = {"worlds": 0, "rollouts": 0}
+# ("draws": worlds drawn, weighed by inference, played out or not.)
+COUNTS = {"worlds": 0, "rollouts": 0, "draws": 0}
 MAX_CANDIDATES = 12  # multi-card choices (discards, exchanges): at most this many tried
 SAMPLE_TRIES = 300  # determiniser proposals per world before the bot gives up on searching
+# With inference and an iteration budget: at most this many draws per world played out.
+DRAWS_PER_WORLD = 10
+# What `Budget(inference=None)` means: the strong level's inference (None: uniform worlds).
+DEFAULT_INFERENCE: Inference | None = Inference()
 
 
 @dataclass(frozen=True)
@@ -47,11 +59,23 @@ class Budget:
     """How long one decision may think. ``iterations`` (worlds) makes it reproducible; else it
     stops once ``seconds`` of ``clock`` (CPU time by default) are spent — after the first world,
     or without one when none could be drawn in that time (it plays the prior then). ``clock``
-    is injectable so that a test can spend the time for it."""
+    is injectable so that a test can spend the time for it. ``inference``: how worlds are
+    weighed (`Inference`; ``True`` its defaults, ``False`` uniform worlds, ``None`` the
+    level's default, `DEFAULT_INFERENCE`, unless the game's ``inference.BY_DEFAULT`` is
+    false)."""
 
     seconds: float | None = 0.3
     iterations: int | None = None
     clock: Callable[[], float] = time.process_time
+    inference: Inference | bool | None = None
+
+    def weighing(self) -> Inference | None:
+        """The inference this budget asks for, or ``None`` for uniform worlds."""
+        if self.inference is None:
+            return DEFAULT_INFERENCE
+        if self.inference is True:
+            return Inference()
+        return self.inference or None
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -152,8 +176,14 @@ def search(
         return Decision(options[0], 0, 0, [(options[0], 0.0)])
     seat, deal = view["seat"], view["deal"]
     determiniser = registry.get_game(view["game"]).determiniser
-    totals = [0] * len(options)
-    worlds = rollouts = 0
+    weighing = budget.weighing()
+    if budget.inference is None and not by_default(view["game"]):
+        weighing = None  # the game measured no better with it (its `inference.BY_DEFAULT`)
+    model = model_for(view["game"], weighing.epsilon) if weighing is not None else None
+    totals = [0.0] * len(options)
+    kept: list[tuple[float, list[int]]] = []  # with a model: (log weight, payouts) per world
+    best = -math.inf  # the highest log weight drawn so far
+    worlds = rollouts = draws = 0
     started = budget.clock()
     out_of_time = None
     if budget.iterations is None:
@@ -163,17 +193,36 @@ def search(
 
     while True:
         if budget.iterations is not None:
-            if worlds >= budget.iterations:
+            if worlds >= budget.iterations or draws >= budget.iterations * DRAWS_PER_WORLD:
                 break
-        elif worlds and budget.clock() - started >= budget.seconds:
+        elif draws and budget.clock() - started >= budget.seconds:
             break
         try:
-            world = determiniser.sample(
-                view, rng, past=past, max_tries=SAMPLE_TRIES, give_up=out_of_time
-            )
+            if model is None:
+                world = determiniser.sample(
+                    view, rng, past=past, max_tries=SAMPLE_TRIES, give_up=out_of_time
+                )
+            else:
+                found, weight = weighted_draw(
+                    determiniser,
+                    view,
+                    rng,
+                    model,
+                    past=past,
+                    plays=weighing.plays,
+                    max_tries=SAMPLE_TRIES,
+                    give_up=out_of_time,
+                )
+                world = found.world
         except NoWorld:
             break
+        draws += 1
+        if model is not None:
+            weight, best = _roulette(weight, best, weighing.floor, rng), max(best, weight)
+            if weight == -math.inf:
+                continue
         seed = rng.getrandbits(32)
+        payouts = [0] * len(options)
         for i, action in enumerate(options):
             trial = world.clone()
             try:
@@ -181,13 +230,42 @@ def search(
             except EngineError:  # not legal in this world: it cannot be (the world fits the view)
                 continue
             trial.play(seat, move)
-            totals[i] += _deal_payout(trial, seat, deal, rollout, random.Random(seed))
+            payouts[i] = _deal_payout(trial, seat, deal, rollout, random.Random(seed))
             rollouts += 1
+        if model is None:
+            for i, p in enumerate(payouts):
+                totals[i] += p
+        else:
+            kept.append((weight, payouts))
         worlds += 1
     COUNTS["worlds"] += worlds
     COUNTS["rollouts"] += rollouts
+    COUNTS["draws"] += draws
     if not worlds:
         return Decision(prior, 0, 0, [(prior, 0.0)])
-    means = [(a, t / worlds) for a, t in zip(options, totals, strict=True)]
-    best = max(range(len(options)), key=lambda i: totals[i])  # the first best: the prior on ties
-    return Decision(options[best], worlds, rollouts, means)
+    mass = float(worlds)
+    if model is not None:
+        top = max(w for w, _ in kept)
+        scale = [math.exp(w - top) for w, _ in kept]
+        mass = sum(scale)
+        for (_, payouts), s in zip(kept, scale, strict=True):
+            for i, p in enumerate(payouts):
+                totals[i] += s * p
+    means = [(a, t / mass) for a, t in zip(options, totals, strict=True)]
+    best_i = max(range(len(options)), key=lambda i: totals[i])  # the first best: the prior on ties
+    return Decision(options[best_i], worlds, rollouts, means)
+
+
+def _roulette(weight: float, best: float, floor: float, rng: random.Random) -> float:
+    """Russian roulette on a world's log ``weight``: below ``floor`` * the ``best`` weight so
+    far it is played out only with probability weight / threshold, and then counts with the
+    threshold's weight; skipped, it returns -inf. Its expected weight is its weight, so the
+    weighted means stay consistent; the rollouts go where the posterior is."""
+    if weight == -math.inf or floor <= 0 or best == -math.inf:
+        return weight
+    threshold = best + math.log(floor)
+    if weight >= threshold:
+        return weight
+    if rng.random() < math.exp(weight - threshold):
+        return threshold
+    return -math.inf

@@ -1,0 +1,321 @@
+"""Game analysis (docs/bots.md, "Game analysis"): every decision of the named seats in a finished
+record judged by the strong evaluator, like lichess's computer analysis.
+
+Pure, like the engines: the table server's job (`gameplay/services/analysis.py`) gives a record
+and the seats of its people and stores what `analyse` returns. At each decision of those seats
+the record is cut just before it, and the seat is shown exactly what a bot at the table would be
+(`games.ask.position`); the strong level's search values every candidate action by its
+mean deal payout over sampled worlds, the action taken always among them (it is the search's
+prior, so it wins ties). The loss is best - taken, in payout points; it is marked by how large
+it is against the game's scale (`SCALES`, the mean absolute deal payout): payout units differ
+tenfold between games. A forced move (one candidate) is not judged.
+
+The double-dummy part (what best play with every card known would have made) comes from
+`games.core.solver`; `double_dummy` is the one place that reads it.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from games.ask import NotADecision, position
+from games.core import solver as dd_solver
+from games.core.bots.registry import get_bot
+from games.core.bots.search import Budget, policy_rollout, random_rollout, search
+from games.core.records import replay_record
+
+VERSION = 1
+# The mean absolute payout of one seat in one deal, per game: the unit a loss is measured in.
+# Measured with the basic bots in every seat, 150 one-deal matches (seeds 0 to 149), default
+# variants (docs/bots.md, "Game analysis").
+SCALES: dict[str, float] = {
+    "saichugen": 1.3,
+    "three_five_eight": 1.5,
+    "schieberamsch": 40.0,
+    "mediatore": 4.6,
+}
+DEFAULT_SCALE = 1.0
+# A loss of at least this share of the game's scale is marked (lichess's ?!, ? and ??).
+THRESHOLDS: tuple[tuple[str, float], ...] = (
+    ("blunder", 0.50),
+    ("mistake", 0.25),
+    ("inaccuracy", 0.10),
+)
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+DEFAULT_ITERATIONS = 60
+
+
+def scale(game: str) -> float:
+    return SCALES.get(game, DEFAULT_SCALE)
+
+
+def classify(game: str, loss: float) -> str | None:
+    """The mark of a decision that lost `loss` payout points in `game`, or None (not marked)."""
+    unit = scale(game)
+    for mark, share in THRESHOLDS:
+        if loss >= share * unit - 1e-9:
+            return mark
+    return None
+
+
+def key(action: dict[str, Any]) -> str:
+    """An action compared without its seat and with its card lists in any order."""
+    parts = []
+    for name, value in sorted(action.items()):
+        if name == "seat":
+            continue
+        parts.append(f"{name}={sorted(value) if isinstance(value, list) else value}")
+    return "&".join(parts)
+
+
+def _plain(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k != "seat"}
+
+
+def values(
+    pos: Any, taken: dict[str, Any], budget: Budget, rng: random.Random
+) -> list[tuple[dict[str, Any], float]]:
+    """The strong evaluator's mean payout of every candidate at `pos`, `taken` among them.
+
+    The generic strong level's search, with the action taken as its prior (always a candidate,
+    first on ties); a game that registers its own strong level with a `decide` (Saichugen) is
+    asked through it, its candidates being every card."""
+    bot = get_bot(pos.game, "strong")
+    module = sys.modules.get(bot.choose.__module__)
+    own = getattr(module, "decide", None)
+    if own is not None and bot.choose.__module__ != "games.core.bots.strong":
+        return list(own(pos.view, pos.legal, rng, budget=budget).means)
+    basic = get_bot(pos.game, "basic")
+    rollout = policy_rollout(basic.choose) if basic.rollout else random_rollout
+    decision = search(
+        pos.view, pos.legal, rng, prior=_plain(taken), rollout=rollout, budget=budget, past=pos.past
+    )
+    return list(decision.means)
+
+
+def _cut(record: dict[str, Any], k: int, j: int) -> dict[str, Any]:
+    """The record up to (not including) action `j` of deal `k`."""
+    deals = record["deals"]
+    return {**record, "deals": [*deals[:k], {**deals[k], "actions": deals[k]["actions"][:j]}]}
+
+
+def decisions(record: dict[str, Any], seats: Iterable[int]) -> list[tuple[int, int, int]]:
+    """(deal, action index, seat) of every action of `seats` in the record."""
+    wanted = set(seats)
+    return [
+        (k, j, a.get("seat"))
+        for k, deal in enumerate(record["deals"])
+        for j, a in enumerate(deal.get("actions", []))
+        if a.get("seat") in wanted
+    ]
+
+
+def judge(
+    record: dict[str, Any],
+    k: int,
+    j: int,
+    *,
+    iterations: int,
+    seed: int | str = 0,
+    n_deals: int | None = None,
+) -> dict[str, Any] | None:
+    """One decision (action `j` of deal `k`) judged; None when it was forced or cannot be.
+
+    Deterministic: the search's generator is seeded by `seed` and the decision's place."""
+    taken = record["deals"][k]["actions"][j]
+    seat = taken.get("seat")
+    try:
+        pos = position(_cut(record, k, j), seat, n_deals=n_deals or len(record["deals"]))
+    except NotADecision:
+        return None
+    rng = random.Random(f"analysis/{seed}/{k}/{j}")
+    means = values(pos, taken, Budget(seconds=None, iterations=iterations), rng)
+    if len(means) < 2:
+        return None  # forced: nothing to choose
+    mine = key(taken)
+    taken_value = next((v for a, v in means if key(a) == mine), None)
+    if taken_value is None:
+        return None  # not among what the evaluator compared (cannot be judged)
+    best_action, best_value = max(means, key=lambda m: m[1])
+    loss = max(0.0, best_value - taken_value)
+    mark = classify(pos.game, loss)
+    return {
+        "deal": k,
+        "index": j,
+        "seat": seat,
+        "taken": _plain(taken),
+        "taken_value": round(taken_value, 3),
+        "best": _plain(best_action) if mark else _plain(taken),
+        "best_value": round(best_value, 3),
+        "loss": round(loss, 3),
+        "mark": mark,
+        "candidates": len(means),
+        "dd_loss": None,
+    }
+
+
+# ------------------------------------------------------------------ double dummy
+# Positions one double-dummy solve may search: a position too deep for it is left without a
+# double-dummy value (the solver's `TooHard`), never holds the job for long.
+DD_MAX_NODES = 30_000
+# Only positions with at most this many cards left in a hand are solved: a whole deal's play is
+# too deep for an analysis's budget (docs/bots.md, "Game analysis").
+DD_CARDS = 6
+
+
+def _solver() -> Any:
+    """The double-dummy solver (`games.core.solver`); a seam a test replaces with known values."""
+    return dd_solver
+
+
+def _dd(call: Callable[[], Any]) -> Any:
+    """A solver call's value, or None where it cannot give one (before the card play, or too
+    deep for `DD_MAX_NODES`)."""
+    try:
+        return call()
+    except (dd_solver.NotInPlay, dd_solver.TooHard):
+        return None
+
+
+def _solvable(solver: Any, match: Any) -> bool:
+    """In the card play of a game with a solver, with few enough cards left for `DD_CARDS`."""
+    try:
+        rules = solver.game_solver(match)
+    except KeyError:  # a game without a solver (registry: `GameSpec.solver`)
+        return False
+    return bool(rules.in_play(match)) and rules.cards_left(match) <= DD_CARDS
+
+
+def _play_starts(record: dict[str, Any], k: int, solver: Any) -> tuple[Any, int] | None:
+    """Deal `k`'s match at the start of the first trick the solver is asked about (`DD_CARDS`
+    cards left), and how many cards each hand holds there; None: no such position."""
+    actions = record["deals"][k].get("actions", [])
+    for j in range(len(actions) + 1):
+        match = replay_record(_cut(record, k, j))
+        if match.finished or match.deal_no != k:
+            return None
+        if _solvable(solver, match) and not any(getattr(match, "trick", None) or ()):
+            return match, solver.game_solver(match).cards_left(match)
+    return None
+
+
+def double_dummy(
+    record: dict[str, Any], entries: list[dict[str, Any]], seats: Iterable[int]
+) -> dict[int, dict[int, dict[str, float]]]:
+    """The one place the double-dummy solver is read. Per deal and seat: what best play with
+    every card known would have made from the start of the last `tricks` tricks (`DD_CARDS`;
+    `best`) against what the seat made (`made`); and each judged card's `dd_loss` (the best
+    card's value - the taken one's) filled in. A value the solver cannot give stays None."""
+    solver = _solver()
+    nodes = {"max_nodes": DD_MAX_NODES}
+    for entry in entries:
+        match = replay_record(_cut(record, entry["deal"], entry["index"]))
+        if not _solvable(solver, match):
+            continue
+        found = _dd(lambda m=match, s=entry["seat"]: solver.action_values(m, s, **nodes))
+        if not found:
+            continue
+        mine = key(entry["taken"])
+        taken = next((v for a, v in found if key(a) == mine), None)
+        if taken is not None:
+            entry["dd_loss"] = round(max(v for _, v in found) - taken, 3)
+    final = replay_record(record)
+    out: dict[int, dict[int, dict[str, float]]] = {}
+    for k in range(len(record["deals"])):
+        found = _play_starts(record, k, solver)
+        if found is None or k >= len(final.results):
+            continue
+        start, cards = found
+        for s in seats:
+            best = _dd(lambda m=start, s=s: solver.solve(m, s, **nodes))
+            if best is not None:
+                made = float(final.results[k]["payouts"][s])
+                out.setdefault(k, {})[s] = {
+                    "best": round(float(best), 3),
+                    "made": made,
+                    "tricks": cards,
+                }
+    return out
+
+
+# ------------------------------------------------------------------ the whole record
+def accuracy(entries: list[dict[str, Any]]) -> float | None:
+    """The share of a seat's judged decisions that are not marked, in percent."""
+    if not entries:
+        return None
+    return round(100.0 * sum(1 for e in entries if e["mark"] is None) / len(entries), 1)
+
+
+def analyse(
+    record: dict[str, Any],
+    seats: Iterable[int],
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int | str = 0,
+    progress: Callable[[int, int], None] | None = None,
+    n_deals: int | None = None,
+) -> dict[str, Any]:
+    """Every decision of `seats` in the (finished) `record`, judged; per deal and seat the losses
+    and marks, per seat the accuracy. JSON-ready. `n_deals`: the match's length (each decision
+    is seen as in the match it was made in)."""
+    seats = sorted(set(seats))
+    match = replay_record(record, n_deals=n_deals)
+    game = match.GAME
+    todo = decisions(record, seats)
+    entries = []
+    for n, (k, j, _seat) in enumerate(todo):
+        entry = judge(record, k, j, iterations=iterations, seed=seed, n_deals=n_deals)
+        if entry is not None:
+            entries.append(entry)
+        if progress is not None:
+            progress(n + 1, len(todo))
+    dd = double_dummy(record, entries, seats)
+    deals = []
+    for k, _deal in enumerate(record["deals"]):
+        per_seat = {}
+        for s in seats:
+            mine = [e for e in entries if e["deal"] == k and e["seat"] == s]
+            marks = {m: sum(1 for e in mine if e["mark"] == m) for m in SYMBOLS}
+            per_seat[str(s)] = {
+                "payout": match.results[k]["payouts"][s] if k < len(match.results) else None,
+                "loss": round(sum(e["loss"] for e in mine), 3),
+                "marks": marks,
+                "decisions": len(mine),
+                "dd": dd.get(k, {}).get(s),
+            }
+        deals.append({"deal": k, "seats": per_seat})
+    players = {}
+    for s in seats:
+        mine = [e for e in entries if e["seat"] == s]
+        players[str(s)] = {
+            "decisions": len(mine),
+            "marks": {m: sum(1 for e in mine if e["mark"] == m) for m in SYMBOLS},
+            "loss": round(sum(e["loss"] for e in mine), 3),
+            "accuracy": accuracy(mine),
+        }
+    return {
+        "version": VERSION,
+        "game": game,
+        "iterations": iterations,
+        "scale": scale(game),
+        "thresholds": {m: round(share * scale(game), 3) for m, share in THRESHOLDS},
+        "double_dummy": True,  # read by the replay page: the result has the solver's part
+        "decisions": entries,
+        "deals": deals,
+        "players": players,
+    }
+
+
+def analyse_job(work: dict[str, Any]) -> dict[str, Any]:
+    """`analyse` of a job as plain data (`record`, `seats`, `iterations`, `seed`): what the
+    server hands to a process beside it (this module imports no Django)."""
+    return analyse(
+        work["record"],
+        work["seats"],
+        iterations=work["iterations"],
+        seed=work["seed"],
+        n_deals=work.get("n_deals"),
+    )

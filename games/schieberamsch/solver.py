@@ -1,0 +1,69 @@
+"""Schieberamsch's knowledge for the perfect-information solver (``games.core.solver``): a Grand
+Hand is the declarer against the two defenders; a Ramsch is each for himself (paranoid). Jacks
+are one group (the trumps) above every suit; a card's value is its card points."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from games.core.solver import GameSolver
+from games.schieberamsch.engine import EFF, PLAY, POINTS, STRENGTH, SchieberamschMatch
+
+
+def _declarer_payout(match: SchieberamschMatch, pts: int, won: int) -> int:
+    """The Grand Hand declarer's payout were its card points and tricks at the end ``pts``
+    and ``won`` (the engine's own scoring, on the match's figures put back at once)."""
+    d = match.declarer
+    keep = match.pts[d], match.won[d]
+    match.pts[d], match.won[d] = pts, won
+    try:
+        return -2 * match._scores()[d]  # payouts: total - 3 x score, the declarer alone scored
+    finally:
+        match.pts[d], match.won[d] = keep
+
+
+class SchieberamschSolver(GameSolver):
+    EXACT_TRICKS = 6  # solved exactly from here in well under a second (bench/solver.py)
+    GROUP = EFF
+    STRENGTH = STRENGTH
+    VALUE = POINTS
+
+    def in_play(self, match: SchieberamschMatch) -> bool:  # type: ignore[override]
+        return match.phase == PLAY
+
+    def key(self, match: SchieberamschMatch, seat: int) -> Hashable:  # type: ignore[override]
+        d = match.declarer
+        if d >= 0:  # a Grand Hand: the declarer's points and tricks decide it
+            return (*match.masks, *match.trick, match.turn, match.pts[d], match.won[d])
+        # A Ramsch: every seat's card points and tricks (Jungfrau, Durchmarsch) count.
+        return (*match.masks, *match.trick, match.turn, *match.pts, *match.won)
+
+    def bounds(self, match: SchieberamschMatch, seat: int) -> tuple[float, float] | None:  # type: ignore[override]
+        d = match.declarer
+        if d < 0:
+            return None
+        # The declarer's payout grows with its points and tricks: the least is what it has
+        # now, the most adds every point and trick still out (the skat is its own already).
+        pts, won = match.pts, match.won
+        skat = POINTS[match.skat[0]] + POINTS[match.skat[1]]
+        low = _declarer_payout(match, pts[d], won[d])
+        high = _declarer_payout(match, 120 - skat - sum(pts) + pts[d], 10 - sum(won) + won[d])
+        if seat == d:
+            return low, high
+        return -high // 2, -low // 2  # each defender pays half what the declarer gets
+
+    def allies(self, match: SchieberamschMatch, seat: int) -> frozenset[int]:  # type: ignore[override]
+        d = match.declarer
+        if d < 0:
+            return frozenset((seat,))
+        return frozenset((d,)) if seat == d else frozenset(s for s in range(3) if s != d)
+
+    def trick(self, match: SchieberamschMatch) -> tuple[int, list[int], int]:  # type: ignore[override]
+        return match.leader, match.trick, 4
+
+    def live(self, match: SchieberamschMatch, seat: int) -> Iterable[int]:  # type: ignore[override]
+        hands = match.hands
+        return [c for s in range(3) if s != seat for c in hands[s]] + match.trick
+
+
+SOLVER = SchieberamschSolver()

@@ -1,0 +1,42 @@
+"""3-5-8's knowledge for the perfect-information solver (``games.core.solver``): each for
+himself (paranoid search); only tricks count, so every card is worth 0 and the groups are the
+suits (the trump suit is one of them: a card's rank within its suit is all that orders it)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from games.core.solver import GameSolver
+from games.three_five_eight.engine import PLAY, STRENGTH, SUIT_OF, ThreeFiveEightMatch
+
+
+class ThreeFiveEightSolver(GameSolver):
+    EXACT_TRICKS = 8  # solved exactly from here in well under a second (bench/solver.py)
+    GROUP = SUIT_OF
+    STRENGTH = STRENGTH
+    VALUE = [0] * 52
+
+    def in_play(self, match: ThreeFiveEightMatch) -> bool:  # type: ignore[override]
+        return match.phase == PLAY
+
+    def key(self, match: ThreeFiveEightMatch, seat: int) -> Hashable:  # type: ignore[override]
+        # A seat's payout is its tricks less its target: only its own tricks matter to it.
+        # Hands only lose cards during play, keeping their order: a tuple is canonical.
+        h = match.hands
+        return (tuple(h[0]), tuple(h[1]), tuple(h[2]), *match.trick, match.turn, match.won[seat])
+
+    def bounds(self, match: ThreeFiveEightMatch, seat: int) -> tuple[float, float]:  # type: ignore[override]
+        # The payout is the hand's difference, tricks less target (settle_hand); the tricks not
+        # yet won are the cards of the hand with the most (the trick's leader may have played).
+        now = match.won[seat] - match.targets[seat]
+        return now, now + max(len(h) for h in match.hands)
+
+    def trick(self, match: ThreeFiveEightMatch) -> tuple[int, list[int], int]:  # type: ignore[override]
+        return match.leader, match.trick, match.trump
+
+    def live(self, match: ThreeFiveEightMatch, seat: int) -> Iterable[int]:  # type: ignore[override]
+        hands = match.hands
+        return [c for s in range(3) if s != seat for c in hands[s]] + match.trick
+
+
+SOLVER = ThreeFiveEightSolver()

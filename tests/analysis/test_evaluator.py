@@ -1,0 +1,112 @@
+"""The pure evaluator (games/analysis.py): marks by expected payout lost, per game's scale."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import analysis
+from tests.analysis.blunders import played, with_choice
+
+ITERATIONS = 8
+FEWER = {"saichugen": 3}  # its evaluator models the others' choices: dearer per world
+
+
+def test_thresholds_scale_with_the_game():
+    assert analysis.classify("schieberamsch", 0.0) is None
+    assert analysis.classify("schieberamsch", 3.9) is None
+    assert analysis.classify("schieberamsch", 4.0) == "inaccuracy"
+    assert analysis.classify("schieberamsch", 10.0) == "mistake"
+    assert analysis.classify("schieberamsch", 20.0) == "blunder"
+    # The same loss is nothing in one game and a blunder in another.
+    assert analysis.classify("saichugen", 0.65) == "blunder"
+    assert analysis.classify("schieberamsch", 0.65) is None
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "schieberamsch",
+        "mediatore",
+        "three_five_eight",
+        pytest.param("saichugen", marks=pytest.mark.slow),
+    ],
+)
+def test_a_deliberate_blunder_is_a_blunder_and_the_best_move_is_not_marked(game):
+    iterations = FEWER.get(game, ITERATIONS)
+    blunder = with_choice(game, seed=11, seat=0, iterations=iterations, pick="worst")
+    assert blunder is not None, "no decision with a blunder to make in this deal"
+    record, j = blunder
+    entry = analysis.judge(record, 0, j, iterations=iterations, seed="t")
+    assert entry["mark"] == "blunder"
+    assert entry["loss"] >= analysis.scale(game) * 0.5
+    assert analysis.key(entry["best"]) != analysis.key(entry["taken"])
+    good, j2 = with_choice(game, seed=11, seat=0, iterations=iterations, pick="best")
+    assert j2 == j
+    entry = analysis.judge(good, 0, j, iterations=iterations, seed="t")
+    assert entry["mark"] is None and entry["loss"] == 0
+
+
+def test_the_whole_record_per_seat_and_deal():
+    record = played("schieberamsch", 4)
+    result = analysis.analyse(record, [0], iterations=4, seed="x")
+    assert result["game"] == "schieberamsch" and set(result["players"]) == {"0"}
+    judged = result["decisions"]
+    assert judged and {e["seat"] for e in judged} == {0}
+    assert all(e["candidates"] >= 2 for e in judged)  # forced moves are not judged
+    me = result["players"]["0"]
+    marked = sum(me["marks"].values())
+    assert me["accuracy"] == round(100 * (len(judged) - marked) / len(judged), 1)
+    assert (
+        result["deals"][0]["seats"]["0"]["payout"]
+        == analysis.replay_record(record).results[0]["payouts"][0]
+    )
+    # Deterministic: the same seed, the same judgement.
+    assert analysis.analyse(record, [0], iterations=4, seed="x") == result
+
+
+def test_the_double_dummy_part_is_there_only_late_in_the_play():
+    record = played("three_five_eight", 2)
+    result = analysis.analyse(record, [1], iterations=2)
+    assert result["double_dummy"] is True
+    cards = [e for e in result["decisions"] if e["taken"].get("act") == "play"]
+    assert all(e["dd_loss"] is None for e in result["decisions"] if e not in cards)
+    assert any(e["dd_loss"] is not None for e in cards)  # the last tricks are solved
+
+
+class FakeSolver:
+    """What `games.core.solver` offers, with known values: in the play from the last card on,
+    the first legal card worth 2, every other 0; the deal worth 5 from there."""
+
+    class Rules:
+        def in_play(self, match):
+            return True
+
+        def cards_left(self, match):
+            return max(len(h) for h in match.hands)
+
+    def game_solver(self, match):
+        return self.Rules()
+
+    def action_values(self, match, seat, max_nodes=None):
+        legal = [dict(e) for e in match.legal(seat)]
+        return [(a, 2.0 if i == 0 else 0.0) for i, a in enumerate(legal)]
+
+    def solve(self, match, seat, max_nodes=None):
+        return 5.0
+
+
+def test_the_double_dummy_part_is_read_in_one_place(monkeypatch):
+    monkeypatch.setattr(analysis, "_solver", FakeSolver)
+    record = played("schieberamsch", 4)
+    result = analysis.analyse(record, [0], iterations=2, seed="x")
+    assert result["double_dummy"] is True
+    late = [e for e in result["decisions"] if e["dd_loss"] is not None]
+    assert late  # the cards played with few enough left
+    for entry in late:
+        assert entry["dd_loss"] in (0.0, 2.0)
+    made = result["deals"][0]["seats"]["0"]["payout"]
+    assert result["deals"][0]["seats"]["0"]["dd"] == {
+        "best": 5.0,
+        "made": float(made),
+        "tricks": analysis.DD_CARDS,
+    }
