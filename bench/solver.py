@@ -33,14 +33,14 @@ def measure(game: str, tricks: int, deals: int, max_nodes: int, seed: int) -> st
     nodes: list[int] = []
     for _ in range(deals):
         match = solver.random_position(game, tricks, rng)
-        search = solver._Search(match, match.actor(), max_nodes)
         started = time.process_time()
         try:
-            search.exact(match)
+            _, searched = solver._solve(match, match.actor(), max_nodes)
             times.append(time.process_time() - started)
         except solver.TooHard:
             times.append(float("inf"))
-        nodes.append(search.nodes)
+            searched = max_nodes
+        nodes.append(searched)
     times.sort()
     nodes.sort()
 

@@ -41,10 +41,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from games.core import registry
 from games.core.base import Match
+from games.core.kernel import Budget, TooHard
+
+__all__ = ["Budget", "GameSolver", "NotInPlay", "Position", "TooHard", "action_values"]
+__all__ += ["best_action", "random_position", "solve"]
 
 INF = float("inf")
 Move = Any
@@ -54,8 +58,13 @@ class NotInPlay(ValueError):
     """The match is not in its card play (bidding, calling, discarding… or over)."""
 
 
-class TooHard(RuntimeError):
-    """The search needed more nodes than it was allowed (``max_nodes``)."""
+class Position(Protocol):
+    """A game's position in its fast kernel (``GameSolver.position``), for one seat."""
+
+    def value(self, card: int | None = None) -> float:
+        """The seat's payout under perfect play from here (after the seat to play plays
+        ``card``, when given)."""
+        ...
 
 
 class GameSolver:
@@ -72,6 +81,11 @@ class GameSolver:
     def in_play(self, match: Match) -> bool:
         """Whether the current deal is in its card play."""
         raise NotImplementedError
+
+    def position(self, match: Match, seat: int, budget: Budget) -> Position | None:
+        """The match's position in the game's fast kernel (``games.core.kernel``) for
+        ``seat``'s payout; ``None`` where the game has none (the generic search then)."""
+        return None
 
     def cards_left(self, match: Match) -> int:
         """The most cards a hand still holds for the play: the tricks left, this one included."""
@@ -299,7 +313,17 @@ def solve(match: Match, seat: int, *, max_nodes: int | None = None) -> float:
     match's position, all cards known (see the module docstring for what "perfect" means in
     each game). ``NotInPlay`` before the card play or once the match is over; ``TooHard``
     when it would search more than ``max_nodes`` positions."""
-    return _Search(match, seat, max_nodes).exact(match)
+    return _solve(match, seat, max_nodes)[0]
+
+
+def _solve(match: Match, seat: int, max_nodes: int | None = None) -> tuple[float, int]:
+    """``solve`` and the positions it searched (``bench/solver.py``)."""
+    search = _Search(match, seat, max_nodes)
+    budget = Budget(max_nodes)
+    fast = search.hook.position(match, seat, budget)
+    if fast is not None:
+        return fast.value(), budget.used
+    return search.exact(match), search.nodes
 
 
 def action_values(
@@ -315,6 +339,10 @@ def action_values(
     hook = search.hook
     moves = match.moves(seat)
     cards = sorted({hook.card(m) for m in moves})
+    fast = hook.position(match, seat, Budget(max_nodes))
+    if fast is not None:
+        found = {card: fast.value(card) for card in cards}
+        return [(match.move_to_action(m), found[hook.card(m)]) for m in moves]
     kept = hook.order(match, seat, hook.distinct(match, seat, cards), search.allies)
     values = {card: search.exact(match, seat, card) for card in kept}
     # An equivalent card takes the value of the kept card next above it in its group.

@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from games.core.kernel import Budget, Kernel, Layout
 from games.core.solver import GameSolver
 from games.mediatore.engine import (
     CHIAMO,
+    LAST_TRICK,
     MEDIATORE,
     PLAY,
     STRENGTH,
@@ -20,6 +22,47 @@ from games.mediatore.engine import (
     MediatoreMatch,
     payments,
 )
+
+
+LAYOUT = Layout(SUIT_OF, STRENGTH)
+NONE = [0] * 40
+
+
+class MediatorePosition:
+    """A Mediatore position in the kernel: every payout is the stake table's for (won, slam),
+    ordered for the declaring side — no trick < lost < won < every trick — so the value is the
+    highest of these the side can make sure of: won is 18 thirds (the monte and 3 more with the
+    last trick), the slams are trick counts."""
+
+    def __init__(self, match: MediatoreMatch, seat: int, budget: Budget) -> None:
+        d, p = _side(match)
+        side = (d, p) if p >= 0 else (d,)
+        thirds, won = match.thirds, match.won
+        self.thirds = thirds[d] + (thirds[p] if p >= 0 else 0)
+        self.tricks = won[d] + (won[p] if p >= 0 else 0)
+        self.played = sum(won)
+        monte = sum(THIRDS[c] for c in match.monte) + LAST_TRICK
+        args = (LAYOUT, match.hands, match.trick, match.leader, side)
+        self.by_thirds = Kernel(*args, THIRDS, 0, monte, budget)
+        self.by_tricks = Kernel(*args, NONE, 1, 0, budget)
+        c = match.contract
+        helper = p if c == CHIAMO else match.giver if c == MEDIATORE else -1
+        slam = match.variant["slam"]
+        self.pays = [
+            payments(c, d, helper, helper < 0, w, s, slam)[seat]
+            for w, s in ((False, True), (False, False), (True, False), (True, True))
+        ]
+
+    def value(self, card: int | None = None) -> float:
+        th, tr = self.by_thirds, self.by_tricks
+        if card is not None:
+            th, tr = th.copy(), tr.copy()
+            th.push(card)
+            tr.push(card)
+        if th.reach(18 - self.thirds):
+            sweep = self.tricks == self.played and tr.reach(9 - self.tricks)
+            return self.pays[3 if sweep else 2]
+        return self.pays[1 if self.tricks or tr.reach(1) else 0]
 
 
 def _side(match: MediatoreMatch) -> tuple[int, int]:
@@ -35,6 +78,11 @@ class MediatoreSolver(GameSolver):
 
     def in_play(self, match: MediatoreMatch) -> bool:  # type: ignore[override]
         return match.phase == PLAY
+
+    def position(  # type: ignore[override]
+        self, match: MediatoreMatch, seat: int, budget: Budget
+    ) -> MediatorePosition:
+        return MediatorePosition(match, seat, budget)
 
     def key(self, match: MediatoreMatch, seat: int) -> Hashable:  # type: ignore[override]
         # The payout depends on the side's thirds and tricks (the monte goes with the last

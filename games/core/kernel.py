@@ -1,0 +1,438 @@
+"""The solver's fast kernel: a deal's card play as bit masks, searched with make/unmake.
+
+Why: the generic search cloned the whole match for every position (~14 µs a node); the kernel
+holds only what the rest of the play depends on — each hand as an int bit mask, the trick so
+far, who leads — and reads every rule from tables built once per game (a card's group, the
+cards that beat it, its value), so a position costs a few dictionary and bit operations.
+
+What it answers is the question every game's payout reduces to (docs/bots.md, "The solver"):
+a *side* (a set of seats) against the others, each trick worth ``base`` plus its cards' values
+(and ``last`` more for the last trick) to the side that wins it; ``reach(t)`` says whether the
+side can make sure of at least ``t`` from here. The games' payouts are monotone in a few such
+scores (Mediatore's thirds and tricks, a Grand Hand's points and tricks, a 3-5-8 seat's
+tricks), so a payout is a short chain of these questions (``games/<game>/solver.py``).
+
+The search is alpha-beta with a null window on the score still to come, so its transposition
+table — keyed at the start of each trick by the hands and the leader, nothing of the past —
+holds bounds valid for every history that reaches the position (the double-dummy solvers'
+trick-count table). Cards adjacent in their group's order among the cards still live, of equal
+value, in one hand are played alike: only the first is searched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+INF = 1 << 30
+_CANON: dict[tuple[int, int, tuple[int, ...]], list[dict[int, int]]] = {}
+
+
+class TooHard(RuntimeError):
+    """The search needed more nodes than it was allowed (``max_nodes``)."""
+
+
+class Budget:
+    """The positions a solve may still search, shared by its kernels: ``used`` and ``limit``."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.count = [0, limit or INF]
+
+    @property
+    def used(self) -> int:
+        return self.count[0]
+
+
+class Layout:
+    """A game's cards for the kernel, built once per trump: internal indices ordered by group
+    and, within a group, strongest first, so a group is a run of bits and "the cards that beat
+    this one" is a mask.
+
+    ``group[card]`` (the group a card follows as, trumps one group), ``strength[card]`` (higher
+    wins within its group); ``trump`` the trump group (-1: none)."""
+
+    def __init__(self, group: Sequence[int], strength: Sequence[int], trump: int = -1) -> None:
+        cards = [c for c in range(len(group)) if group[c] >= 0]
+        order = sorted(cards, key=lambda c: (group[c], -strength[c]))
+        self.card = order  # internal index -> card id
+        self.index = {c: i for i, c in enumerate(order)}  # card id -> internal index
+        n = len(order)
+        self.group = [group[c] for c in order]
+        gmask: dict[int, int] = {}
+        for i, g in enumerate(self.group):
+            gmask[g] = gmask.get(g, 0) | 1 << i
+        self.gmask = [gmask[g] for g in self.group]  # the mask of a card's group
+        trumps = gmask.get(trump, 0)
+        self.trumps = trumps
+        self.groups = sorted(gmask.values())
+        # beaters[i]: the cards that take a trick from card i winning it so far.
+        self.beaters = []
+        for i in range(n):
+            above = self.gmask[i] & ((1 << i) - 1)
+            self.beaters.append(above | (trumps if self.group[i] != trump else 0))
+
+    def mask(self, cards: Sequence[int]) -> int:
+        index = self.index
+        m = 0
+        for c in cards:
+            m |= 1 << index[c]
+        return m
+
+
+class Kernel:
+    """One position's search for one score: ``hands`` (card ids per seat), ``trick`` (card ids
+    played to it, from the leader), ``leader``; ``side`` the seats that maximise; ``value`` a
+    card id's value; ``base`` and ``last`` what a trick and the last trick add."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        hands: Sequence[Sequence[int]],
+        trick: Sequence[int],
+        leader: int,
+        side: Sequence[int],
+        value: Callable[[int], int] | Sequence[int],
+        base: int = 0,
+        last: int = 0,
+        budget: Budget | None = None,
+    ) -> None:
+        self.layout = layout
+        self.seats = len(hands)
+        self.hands = [layout.mask(h) for h in hands]
+        self.trick = [layout.index[c] for c in trick]
+        self.leader = leader
+        self.is_side = [s in side for s in range(self.seats)]
+        vals = [value[c] for c in layout.card]  # type: ignore[index]
+        self.val = vals
+        self.base = base
+        self.last = last
+        # The values' classes as masks: the value of a set of cards in a few bit counts.
+        classes: dict[int, int] = {}
+        for i, v in enumerate(vals):
+            if v:
+                classes[v] = classes.get(v, 0) | 1 << i
+        self.classes = sorted(classes.items())
+        self.tt: dict[tuple[int, ...], list[int]] = {}
+        self.budget = budget or Budget()
+        self.past = 0  # what the side made in tricks completed by ``push``
+
+    # ------------------------------------------------------------------ root moves
+    def copy(self) -> Kernel:
+        """The same position and score, its table and budget shared (a move tried at the root)."""
+        k = Kernel.__new__(Kernel)
+        k.__dict__.update(self.__dict__)
+        k.hands = self.hands[:]
+        k.trick = self.trick[:]
+        return k
+
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % self.seats
+
+    def push(self, card: int) -> None:
+        """Play ``card`` (an id) for the seat to play; a completed trick is scored into
+        ``past`` and the next begins."""
+        seat = self.to_play()
+        i = self.layout.index[card]
+        self.hands[seat] &= ~(1 << i)
+        self.trick.append(i)
+        if len(self.trick) == self.seats:
+            best, wseat, tv = self._state()
+            gain = tv + self.base
+            if not any(self.hands):
+                gain += self.last
+            if self.is_side[wseat]:
+                self.past += gain
+            self.trick = []
+            self.leader = wseat
+
+    def _state(self) -> tuple[int, int, int]:
+        """The trick so far: its winning card, winning seat and cards' value."""
+        trick = self.trick
+        beaters, val = self.layout.beaters, self.val
+        best, wseat, tv = trick[0], self.leader, 0
+        for k, c in enumerate(trick):
+            tv += val[c]
+            if k and beaters[best] >> c & 1:
+                best, wseat = c, (self.leader + k) % self.seats
+        return best, wseat, tv
+
+    def legal(self) -> list[int]:
+        """The card ids the seat to play may play."""
+        seat = self.to_play()
+        h = self.hands[seat]
+        if self.trick:
+            h = h & self.layout.gmask[self.trick[0]] or h
+        card = self.layout.card
+        out = []
+        while h:
+            low = h & -h
+            out.append(card[low.bit_length() - 1])
+            h ^= low
+        return out
+
+    # ------------------------------------------------------------------ the search
+    def reach(self, target: int) -> bool:
+        """Whether the side can make sure of ``target`` or more (``past`` included)."""
+        t = target - self.past
+        if t <= 0:
+            return True
+        return self.search(t - 1, t) >= t
+
+    def exact(self) -> int:
+        """The side's score under perfect play (``past`` included), by MTD(f)."""
+        lo, hi, g = -INF, INF, 0
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self.search(beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g + self.past
+
+    def search(self, alpha: int, beta: int) -> int:
+        """The score still to come (this trick's included), fail-soft within (alpha, beta)."""
+        n = self.seats
+        hands = self.hands
+        tt = self.tt
+        is_side = self.is_side
+        val = self.val
+        base = self.base
+        last_bonus = self.last
+        classes = self.classes
+        lay = self.layout
+        gmask = lay.gmask
+        beaters = lay.beaters
+        group = lay.group
+        nxt = [(s + 1) % n for s in range(n)]
+        last_k = n - 1
+        counter = self.budget.count
+        trumps = lay.trumps
+        groups = lay.groups
+        trump_groups = [trumps] if trumps else []
+        width = len(val)
+        vclass = {v: i for i, v in enumerate(sorted(set(val)))}
+        caches = _CANON.setdefault((id(lay), n, tuple(val)), [{} for _ in lay.groups])
+        if sum(len(c) for c in caches) > 1 << 20:
+            for c in caches:
+                c.clear()
+        spans = []
+        for i, g in enumerate(lay.groups):
+            gm = 0
+            for _ in range(n):
+                gm = gm << width | g
+            spans.append((gm, caches[i]))
+
+        def canon(y: int) -> int:
+            # The group's live cards strongest first, each as its holder and value class.
+            code = 1
+            for c in range(width):
+                for s in range(n):
+                    if y >> ((n - 1 - s) * width + c) & 1:
+                        code = code * 64 + s + 4 * vclass[val[c]]
+                        break
+            return code
+
+        top = max(val) + 1
+        rich = [(top - v) * 64 + 63 - c for c, v in enumerate(val)].__getitem__  # most, weakest
+        cheap = [v * 64 + 63 - c for c, v in enumerate(val)].__getitem__  # least, weakest
+        sorting = top > 1
+
+        def ally_first(seat: int, wseat: int) -> bool:
+            return is_side[seat] == is_side[wseat]
+
+        def moves(seat: int, cand: int, k: int, best: int, wseat: int, tm: int, first: int) -> list[int]:
+            # Equivalent cards: of a run adjacent among the live cards, equal in value, the first.
+            others = tm
+            for s in range(n):
+                if s != seat:
+                    others |= hands[s]
+            out = []
+            prev = -1
+            m = cand
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                if (
+                    prev >= 0
+                    and group[prev] == group[c]
+                    and val[prev] == val[c]
+                    and not (others & (low - (2 << prev)))
+                ):
+                    prev = c
+                    continue
+                out.append(c)
+                prev = c
+            if len(out) < 2:
+                return out
+            if k == 0:
+                if first in out:
+                    out.remove(first)
+                    out.insert(0, first)
+                return out
+            bb = beaters[best]
+            over = [c for c in out if bb >> c & 1]
+            if not over:
+                if ally_first(seat, wseat):
+                    out.sort(key=rich)
+                elif sorting:
+                    out.sort(key=cheap)
+                else:
+                    out.reverse()
+                return out
+            under = [c for c in out if not bb >> c & 1]
+            if ally_first(seat, wseat):  # an ally holds the trick: points onto it
+                under.sort(key=rich)
+                return under + over
+            if k == last_k:  # the last card: take it with the most, else throw the least
+                over.sort(key=rich)
+            elif sorting:  # take it as cheaply as possible, else throw the least
+                over.sort(key=cheap)
+            else:
+                over.reverse()
+            if sorting:
+                under.sort(key=cheap)
+            else:
+                under.reverse()
+            return over + under
+
+        def start(leader: int, alpha: int, beta: int) -> int:
+            counter[0] += 1
+            if counter[0] > counter[1]:
+                raise TooHard(f"more than {counter[1]} nodes")
+            # The key: per group, who holds its live cards in rank order (and their values):
+            # positions alike but for which of equal-ranked low cards went are one.
+            x = 0
+            for h in hands:
+                x = x << width | h
+            key = [leader]
+            for gm, cache in spans:
+                y = x & gm
+                code = cache.get(y)
+                if code is None:
+                    code = cache[y] = canon(y)
+                key.append(code)
+            key = tuple(key)
+            entry = tt.get(key)
+            if entry is None:
+                live = 0
+                for h in hands:
+                    live |= h
+                left = live.bit_count() // n
+                total = base * left + last_bonus
+                for v, mask in classes:
+                    total += v * (live & mask).bit_count()
+                # Quick tricks: the leader's cards above every other live card of their group
+                # win when led, one after the other (a side suit's only when no opponent of
+                # the leader can trump): his side makes at least their tricks and values.
+                mine = hands[leader]
+                ally = is_side[leader]
+                ruff = False
+                if trumps:
+                    for s in range(n):
+                        if is_side[s] != ally and hands[s] & trumps:
+                            ruff = True
+                            break
+                quick = 0
+                for g in (trump_groups if ruff else groups):
+                    hg = mine & g
+                    if hg:
+                        og = (live & g) ^ hg
+                        quick |= hg & ((og & -og) - 1) if og else hg
+                lo, hi = 0, total
+                if quick:
+                    q = quick.bit_count()
+                    if q >= left:
+                        sure = total
+                    else:
+                        sure = base * q
+                        for v, mask in classes:
+                            sure += v * (quick & mask).bit_count()
+                    if ally:
+                        lo = sure
+                    else:
+                        hi = total - sure
+                first = -1
+                entry = [lo, hi, -1]
+                tt[key] = entry
+            else:
+                lo, hi, first = entry
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            a = alpha if alpha > lo else lo
+            b = beta if beta < hi else hi
+            v, card = step(leader, 0, 0, 0, leader, 0, 0, a, b, first)
+            if v <= a:
+                if v < entry[1]:
+                    entry[1] = v
+            elif v >= b:
+                if v > entry[0]:
+                    entry[0] = v
+            else:
+                entry[0] = entry[1] = v
+            entry[2] = card
+            return v
+
+        def step(
+            seat: int, k: int, lead: int, best: int, wseat: int, tv: int, tm: int,
+            alpha: int, beta: int, first: int = -1,
+        ) -> tuple[int, int]:
+            h = hands[seat]
+            cand = (h & lead or h) if k else h
+            cards = moves(seat, cand, k, best, wseat, tm, first)
+            maxing = is_side[seat]
+            bestv = -INF if maxing else INF
+            bestc = cards[0]
+            after = nxt[seat]
+            for c in cards:
+                bit = 1 << c
+                hands[seat] = h ^ bit
+                if k == 0:
+                    nb, nw, lm = c, seat, gmask[c]
+                elif beaters[best] & bit:
+                    nb, nw, lm = c, seat, lead
+                else:
+                    nb, nw, lm = best, wseat, lead
+                ntv = tv + val[c]
+                if k == last_k:
+                    gain = ntv + base
+                    if hands[nw]:
+                        if is_side[nw]:
+                            v = gain + start(nw, alpha - gain, beta - gain)
+                        else:
+                            v = start(nw, alpha, beta)
+                    else:
+                        v = gain + last_bonus if is_side[nw] else 0
+                else:
+                    counter[0] += 1
+                    v = step(after, k + 1, lm, nb, nw, ntv, tm | bit, alpha, beta)[0]
+                hands[seat] = h
+                if maxing:
+                    if v > bestv:
+                        bestv, bestc = v, c
+                        if v > alpha:
+                            alpha = v
+                            if alpha >= beta:
+                                break
+                else:
+                    if v < bestv:
+                        bestv, bestc = v, c
+                        if v < beta:
+                            beta = v
+                            if alpha >= beta:
+                                break
+            return bestv, bestc
+
+        trick = self.trick
+        if not trick:
+            if not any(hands):
+                return 0
+            return start(self.leader, alpha, beta)
+        best, wseat, tv = self._state()
+        tm = 0
+        for c in trick:
+            tm |= 1 << c
+        seat = (self.leader + len(trick)) % n
+        return step(seat, len(trick), gmask[trick[0]], best, wseat, tv, tm, alpha, beta)[0]
