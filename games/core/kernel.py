@@ -113,7 +113,8 @@ class Kernel:
         self.classes = sorted(classes.items())
         self.tt: dict[tuple[int, ...], list[int]] = {}
         self.budget = budget or Budget()
-        self.past = 0  # what the side made in tricks completed by ``push``
+        self.past = 0
+        self.hist = [0] * len(vals)  # what the side made in tricks completed by ``push``
 
     # ------------------------------------------------------------------ root moves
     def copy(self) -> Kernel:
@@ -236,16 +237,11 @@ class Kernel:
         rich = [(top - v) * 64 + 63 - c for c, v in enumerate(val)].__getitem__  # most, weakest
         cheap = [v * 64 + 63 - c for c, v in enumerate(val)].__getitem__  # least, weakest
         sorting = top > 1
+        above = [gmask[c] & ((1 << c) - 1) for c in range(width)]  # the stronger of its group
+        chosen = [-1]
 
-        def ally_first(seat: int, wseat: int) -> bool:
-            return is_side[seat] == is_side[wseat]
-
-        def moves(seat: int, cand: int, k: int, best: int, wseat: int, tm: int, first: int) -> list[int]:
+        def moves(seat: int, cand: int, k: int, best: int, wseat: int, others: int) -> list[int]:
             # Equivalent cards: of a run adjacent among the live cards, equal in value, the first.
-            others = tm
-            for s in range(n):
-                if s != seat:
-                    others |= hands[s]
             out = []
             prev = -1
             m = cand
@@ -265,15 +261,16 @@ class Kernel:
                 prev = c
             if len(out) < 2:
                 return out
-            if k == 0:
-                if first in out:
-                    out.remove(first)
-                    out.insert(0, first)
-                return out
+            if k == 0:  # lead the cards no one can beat first, then the weakest
+                top = [c for c in out if not others & above[c]]
+                if len(top) == len(out):
+                    return out
+                rest = [c for c in reversed(out) if others & above[c]]
+                return top + rest if top else rest
             bb = beaters[best]
             over = [c for c in out if bb >> c & 1]
             if not over:
-                if ally_first(seat, wseat):
+                if is_side[seat] == is_side[wseat]:
                     out.sort(key=rich)
                 elif sorting:
                     out.sort(key=cheap)
@@ -281,15 +278,12 @@ class Kernel:
                     out.reverse()
                 return out
             under = [c for c in out if not bb >> c & 1]
-            if ally_first(seat, wseat):  # an ally holds the trick: points onto it
+            if is_side[seat] == is_side[wseat]:  # an ally holds the trick: points onto it
                 under.sort(key=rich)
                 return under + over
             if k == last_k:  # the last card: take it with the most, else throw the least
                 over.sort(key=rich)
-            elif sorting:  # take it as cheaply as possible, else throw the least
-                over.sort(key=cheap)
-            else:
-                over.reverse()
+            # (else take it with the strongest first: the likeliest to hold it)
             if sorting:
                 under.sort(key=cheap)
             else:
@@ -302,9 +296,10 @@ class Kernel:
                 raise TooHard(f"more than {counter[1]} nodes")
             # The key: per group, who holds its live cards in rank order (and their values):
             # positions alike but for which of equal-ranked low cards went are one.
-            x = 0
+            x = live = 0
             for h in hands:
                 x = x << width | h
+                live |= h
             key = [leader]
             for gm, cache in spans:
                 y = x & gm
@@ -315,9 +310,6 @@ class Kernel:
             key = tuple(key)
             entry = tt.get(key)
             if entry is None:
-                live = 0
-                for h in hands:
-                    live |= h
                 left = live.bit_count() // n
                 total = base * left + last_bonus
                 for v, mask in classes:
@@ -334,7 +326,7 @@ class Kernel:
                             ruff = True
                             break
                 quick = 0
-                for g in (trump_groups if ruff else groups):
+                for g in trump_groups if ruff else groups:
                     hg = mine & g
                     if hg:
                         og = (live & g) ^ hg
@@ -352,18 +344,18 @@ class Kernel:
                         lo = sure
                     else:
                         hi = total - sure
-                first = -1
                 entry = [lo, hi, -1]
                 tt[key] = entry
             else:
-                lo, hi, first = entry
+                lo, hi = entry[0], entry[1]
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
             a = alpha if alpha > lo else lo
             b = beta if beta < hi else hi
-            v, card = step(leader, 0, 0, 0, leader, 0, 0, a, b, first)
+            chosen[0] = entry[2]
+            v = step(leader, 0, 0, 0, leader, 0, live, a, b)
             if v <= a:
                 if v < entry[1]:
                     entry[1] = v
@@ -372,16 +364,20 @@ class Kernel:
                     entry[0] = v
             else:
                 entry[0] = entry[1] = v
-            entry[2] = card
+            entry[2] = chosen[0]
             return v
 
         def step(
-            seat: int, k: int, lead: int, best: int, wseat: int, tv: int, tm: int,
-            alpha: int, beta: int, first: int = -1,
-        ) -> tuple[int, int]:
+            seat: int, k: int, lead: int, best: int, wseat: int, tv: int, live: int,
+            alpha: int, beta: int,
+        ) -> int:
             h = hands[seat]
-            cand = (h & lead or h) if k else h
-            cards = moves(seat, cand, k, best, wseat, tm, first)
+            cards = moves(seat, (h & lead or h) if k else h, k, best, wseat, live & ~h)
+            if k == 0:
+                first = chosen[0]
+                if first in cards and cards[0] != first:
+                    cards.remove(first)
+                    cards.insert(0, first)
             maxing = is_side[seat]
             bestv = -INF if maxing else INF
             bestc = cards[0]
@@ -395,19 +391,18 @@ class Kernel:
                     nb, nw, lm = c, seat, lead
                 else:
                     nb, nw, lm = best, wseat, lead
-                ntv = tv + val[c]
                 if k == last_k:
-                    gain = ntv + base
                     if hands[nw]:
                         if is_side[nw]:
+                            gain = tv + val[c] + base
                             v = gain + start(nw, alpha - gain, beta - gain)
                         else:
                             v = start(nw, alpha, beta)
                     else:
-                        v = gain + last_bonus if is_side[nw] else 0
+                        v = tv + val[c] + base + last_bonus if is_side[nw] else 0
                 else:
                     counter[0] += 1
-                    v = step(after, k + 1, lm, nb, nw, ntv, tm | bit, alpha, beta)[0]
+                    v = step(after, k + 1, lm, nb, nw, tv + val[c], live, alpha, beta)
                 hands[seat] = h
                 if maxing:
                     if v > bestv:
@@ -416,14 +411,15 @@ class Kernel:
                             alpha = v
                             if alpha >= beta:
                                 break
-                else:
-                    if v < bestv:
-                        bestv, bestc = v, c
-                        if v < beta:
-                            beta = v
-                            if alpha >= beta:
-                                break
-            return bestv, bestc
+                elif v < bestv:
+                    bestv, bestc = v, c
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+            if k == 0:
+                chosen[0] = bestc
+            return bestv
 
         trick = self.trick
         if not trick:
@@ -431,8 +427,10 @@ class Kernel:
                 return 0
             return start(self.leader, alpha, beta)
         best, wseat, tv = self._state()
-        tm = 0
+        live = 0
         for c in trick:
-            tm |= 1 << c
+            live |= 1 << c
+        for h in hands:
+            live |= h
         seat = (self.leader + len(trick)) % n
-        return step(seat, len(trick), gmask[trick[0]], best, wseat, tv, tm, alpha, beta)[0]
+        return step(seat, len(trick), gmask[trick[0]], best, wseat, tv, live, alpha, beta)
