@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 INF = 1 << 30
+_ORDERS: dict[tuple[int, int, tuple[int, ...]], dict[int, list[int]]] = {}
 _CANON: dict[tuple[int, int, tuple[int, ...]], list[dict[int, int]]] = {}
 
 
@@ -239,8 +240,28 @@ class Kernel:
         sorting = top > 1
         above = [gmask[c] & ((1 << c) - 1) for c in range(width)]  # the stronger of its group
         chosen = [-1]
+        partners = sum(is_side) > 1 or n - sum(is_side) > 1
 
-        def moves(seat: int, cand: int, k: int, best: int, wseat: int, others: int) -> list[int]:
+        orders = _ORDERS.setdefault((id(lay), n, tuple(val)), {})
+        if len(orders) > 1 << 20:
+            orders.clear()
+        w2 = 2 * width
+
+        def moves(seat: int, cand: int, k: int, best: int, wseat: int, others: int, lead: int) -> list[int]:
+            # The candidates' order by what decides it (cached: positions repeat it).
+            if k == 0:
+                key = others << width | cand
+            else:
+                if cand & lead:
+                    others &= lead
+                mode = 0 if is_side[seat] == is_side[wseat] else 1 if k == last_k else 2
+                key = ((best * 3 + mode) << w2) | others << width | cand
+            out = orders.get(key)
+            if out is None:
+                out = orders[key] = order(cand, k, best, mode if k else 0, others)
+            return out
+
+        def order(cand: int, k: int, best: int, mode: int, others: int) -> list[int]:
             # Equivalent cards: of a run adjacent among the live cards, equal in value, the first.
             out = []
             prev = -1
@@ -270,7 +291,7 @@ class Kernel:
             bb = beaters[best]
             over = [c for c in out if bb >> c & 1]
             if not over:
-                if is_side[seat] == is_side[wseat]:
+                if mode == 0:
                     out.sort(key=rich)
                 elif sorting:
                     out.sort(key=cheap)
@@ -278,10 +299,10 @@ class Kernel:
                     out.reverse()
                 return out
             under = [c for c in out if not bb >> c & 1]
-            if is_side[seat] == is_side[wseat]:  # an ally holds the trick: points onto it
+            if mode == 0:  # an ally holds the trick: points onto it
                 under.sort(key=rich)
                 return under + over
-            if k == last_k:  # the last card: take it with the most, else throw the least
+            if mode == 1:  # the last card: take it with the most, else throw the least
                 over.sort(key=rich)
             # (else take it with the strongest first: the likeliest to hold it)
             if sorting:
@@ -300,6 +321,17 @@ class Kernel:
             for h in hands:
                 x = x << width | h
                 live |= h
+            if live.bit_count() == n:  # the last trick: played out without a search
+                best, wseat, tv = -1, leader, 0
+                for i in range(n):
+                    s = (leader + i) % n
+                    c = hands[s].bit_length() - 1
+                    tv += val[c]
+                    if best < 0:
+                        best = c
+                    elif beaters[best] >> c & 1:
+                        best, wseat = c, s
+                return tv + base + last_bonus if is_side[wseat] else 0
             key = [leader]
             for gm, cache in spans:
                 y = x & gm
@@ -331,6 +363,23 @@ class Kernel:
                     if hg:
                         og = (live & g) ^ hg
                         quick |= hg & ((og & -og) - 1) if og else hg
+                if not ruff and partners:
+                    # Or an ally's: the leader leads to his top card of a group, he cashes them.
+                    for p in range(n):
+                        if p != leader and is_side[p] == ally:
+                            theirs = hands[p]
+                            tops = entry = 0
+                            for g in groups:
+                                hg = theirs & g
+                                if hg:
+                                    og = (live & g) ^ hg
+                                    t = hg & ((og & -og) - 1) if og else hg
+                                    if t:
+                                        tops |= t
+                                        if mine & g:
+                                            entry = 1
+                            if entry and tops.bit_count() > quick.bit_count():
+                                quick = tops
                 lo, hi = 0, total
                 if quick:
                     q = quick.bit_count()
@@ -372,10 +421,11 @@ class Kernel:
             alpha: int, beta: int,
         ) -> int:
             h = hands[seat]
-            cards = moves(seat, (h & lead or h) if k else h, k, best, wseat, live & ~h)
+            cards = moves(seat, (h & lead or h) if k else h, k, best, wseat, live & ~h, lead)
             if k == 0:
                 first = chosen[0]
                 if first in cards and cards[0] != first:
+                    cards = cards[:]
                     cards.remove(first)
                     cards.insert(0, first)
             maxing = is_side[seat]
