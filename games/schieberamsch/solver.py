@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
-from games.core.solver import GameSolver
-from games.schieberamsch.engine import EFF, PLAY, POINTS, STRENGTH, SchieberamschMatch
+from games.core.kernel import Budget, Kernel, Layout
+from games.core.solver import GameSolver, Position
+from games.schieberamsch.engine import EFF, PLAY, POINTS, STRENGTH, TRUMP, SchieberamschMatch
+
+LAYOUT = Layout(EFF, STRENGTH, TRUMP)
+NONE = [0] * 32
 
 
 def _declarer_payout(match: SchieberamschMatch, pts: int, won: int) -> int:
@@ -22,6 +26,52 @@ def _declarer_payout(match: SchieberamschMatch, pts: int, won: int) -> int:
         match.pts[d], match.won[d] = keep
 
 
+class GrandHandPosition:
+    """A Grand Hand in the kernel: the declarer's payout grows with its card points and its
+    tricks (the engine's scoring), through six levels — no trick, schneider lost (30 or less),
+    lost, won, schneider (90 or more), schwarz (every trick) — so the value is the highest
+    level the declarer can make sure of: card points and trick counts, searched as such."""
+
+    def __init__(self, match: SchieberamschMatch, seat: int, budget: Budget) -> None:
+        d = match.declarer
+        self.pts, self.won = match.pts[d], match.won[d]
+        self.skat = POINTS[match.skat[0]] + POINTS[match.skat[1]]
+        args = (LAYOUT, match.hands, match.trick, match.leader, (d,))
+        self.by_points = Kernel(*args, POINTS, 0, 0, budget)
+        self.by_tricks = Kernel(*args, NONE, 1, 0, budget)
+        # The payout of each level (card points without the skat, tricks) for ``seat``.
+        sk = self.skat
+        pays = [
+            _declarer_payout(match, p, w)
+            for p, w in ((0, 0), (0, 1), (31 - sk, 1), (61 - sk, 1), (90 - sk, 1), (120 - sk, 10))
+        ]
+        self.pays = pays if seat == d else [-x // 2 for x in pays]
+
+    def value(self, card: int | None = None) -> float:
+        pts, tricks = self.by_points, self.by_tricks
+        if card is not None:
+            pts, tricks = pts.copy(), tricks.copy()
+            pts.push(card)
+            tricks.push(card)
+        have = self.pts + self.skat
+        checks = (
+            lambda: self.won > 0 or tricks.reach(1),
+            lambda: pts.reach(31 - have),
+            lambda: pts.reach(61 - have),
+            lambda: pts.reach(90 - have),
+            lambda: tricks.reach(10 - self.won),
+        )
+        # Levels 1..5 hold up to the value: bisect them (the points' table serves every one).
+        lo, hi = 0, 5  # the value's level is in lo..hi
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if checks[mid - 1]():
+                lo = mid
+            else:
+                hi = mid - 1
+        return self.pays[lo]
+
+
 class SchieberamschSolver(GameSolver):
     EXACT_TRICKS = 6  # solved exactly from here in well under a second (bench/solver.py)
     GROUP = EFF
@@ -30,6 +80,13 @@ class SchieberamschSolver(GameSolver):
 
     def in_play(self, match: SchieberamschMatch) -> bool:  # type: ignore[override]
         return match.phase == PLAY
+
+    def position(  # type: ignore[override]
+        self, match: SchieberamschMatch, seat: int, budget: Budget
+    ) -> Position | None:
+        if match.declarer >= 0:
+            return GrandHandPosition(match, seat, budget)
+        return None
 
     def key(self, match: SchieberamschMatch, seat: int) -> Hashable:  # type: ignore[override]
         d = match.declarer

@@ -6,8 +6,29 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
+from games.core.kernel import Budget, Kernel, Layout
 from games.core.solver import GameSolver
 from games.three_five_eight.engine import PLAY, STRENGTH, SUIT_OF, ThreeFiveEightMatch
+
+LAYOUTS = [Layout(SUIT_OF, STRENGTH, trump) for trump in range(4)]
+NONE = [0] * 52
+
+
+class ThreeFiveEightPosition:
+    """A 3-5-8 position in the kernel: a seat's payout is its tricks less its target, so its
+    value is the most tricks it can make sure of against the other two (paranoid)."""
+
+    def __init__(self, match: ThreeFiveEightMatch, seat: int, budget: Budget) -> None:
+        self.now = match.won[seat] - match.targets[seat]
+        layout = LAYOUTS[match.trump]
+        self.tricks = Kernel(layout, match.hands, match.trick, match.leader, (seat,), NONE, 1, 0, budget)
+
+    def value(self, card: int | None = None) -> float:
+        k = self.tricks
+        if card is not None:
+            k = k.copy()
+            k.push(card)
+        return self.now + k.exact()
 
 
 class ThreeFiveEightSolver(GameSolver):
@@ -18,6 +39,11 @@ class ThreeFiveEightSolver(GameSolver):
 
     def in_play(self, match: ThreeFiveEightMatch) -> bool:  # type: ignore[override]
         return match.phase == PLAY
+
+    def position(  # type: ignore[override]
+        self, match: ThreeFiveEightMatch, seat: int, budget: Budget
+    ) -> ThreeFiveEightPosition:
+        return ThreeFiveEightPosition(match, seat, budget)
 
     def key(self, match: ThreeFiveEightMatch, seat: int) -> Hashable:  # type: ignore[override]
         # A seat's payout is its tricks less its target: only its own tricks matter to it.
