@@ -115,6 +115,24 @@ class Kernel:
         self.tt: dict[tuple[int, ...], list[int]] = {}
         self.budget = budget or Budget()
         self.past = 0
+        # Payoff mode (``tally``): the score is not additive but a payout of every seat's
+        # points and tricks at the end, ``payoff(points, tricks, last winner)``.
+        self.payoff: Callable[[list[int], list[int], int], int] | None = None
+        self.points = [0] * self.seats
+        self.tricks = [0] * self.seats
+
+    def tally(
+        self,
+        payoff: Callable[[list[int], list[int], int], int],
+        points: Sequence[int],
+        tricks: Sequence[int],
+    ) -> Kernel:
+        """Search ``payoff`` of the end's points (the cards' values) and trick counts per seat,
+        starting from ``points`` and ``tricks`` (each for himself: ``exact`` only)."""
+        self.payoff = payoff
+        self.points = list(points)
+        self.tricks = list(tricks)
+        return self
         self.hist = [0] * len(vals)  # what the side made in tricks completed by ``push``
 
     # ------------------------------------------------------------------ root moves
@@ -124,6 +142,8 @@ class Kernel:
         k.__dict__.update(self.__dict__)
         k.hands = self.hands[:]
         k.trick = self.trick[:]
+        k.points = self.points[:]
+        k.tricks = self.tricks[:]
         return k
 
     def to_play(self) -> int:
@@ -141,7 +161,10 @@ class Kernel:
             gain = tv + self.base
             if not any(self.hands):
                 gain += self.last
-            if self.is_side[wseat]:
+            self.points[wseat] += tv
+            self.tricks[wseat] += 1
+            self.last_winner = wseat
+            if self.is_side[wseat] and self.payoff is None:
                 self.past += gain
             self.trick = []
             self.leader = wseat
@@ -181,6 +204,8 @@ class Kernel:
 
     def exact(self) -> int:
         """The side's score under perfect play (``past`` included), by MTD(f)."""
+        if self.payoff is not None and not self.trick and not any(self.hands):
+            return self.payoff(self.points, self.tricks, self.last_winner)
         lo, hi, g = -INF, INF, 0
         while lo < hi:
             beta = g + 1 if g == lo else g
@@ -208,6 +233,8 @@ class Kernel:
         nxt = [(s + 1) % n for s in range(n)]
         last_k = n - 1
         counter = self.budget.count
+        payoff = self.payoff
+        points, tricks = self.points, self.tricks
         trumps = lay.trumps
         groups = lay.groups
         trump_groups = [trumps] if trumps else []
@@ -331,8 +358,22 @@ class Kernel:
                         best = c
                     elif beaters[best] >> c & 1:
                         best, wseat = c, s
+                if payoff is not None:
+                    points[wseat] += tv
+                    tricks[wseat] += 1
+                    v = payoff(points, tricks, wseat)
+                    points[wseat] -= tv
+                    tricks[wseat] -= 1
+                    return v
                 return tv + base + last_bonus if is_side[wseat] else 0
             key = [leader]
+            if payoff is not None:
+                # What of the past the payout reads: the points, and per seat no trick, some
+                # or every one so far.
+                key += points
+                done = sum(tricks)
+                for t in tricks:
+                    key.append(0 if not t else 2 if t == done else 1)
             for gm, cache in spans:
                 y = x & gm
                 code = cache.get(y)
@@ -341,7 +382,11 @@ class Kernel:
                 key.append(code)
             key = tuple(key)
             entry = tt.get(key)
-            if entry is None:
+            if entry is None and payoff is not None:
+                lo, hi = -INF, INF
+                entry = [lo, hi, -1]
+                tt[key] = entry
+            elif entry is None:
                 left = live.bit_count() // n
                 total = base * left + last_bonus
                 for v, mask in classes:
@@ -368,7 +413,7 @@ class Kernel:
                     for p in range(n):
                         if p != leader and is_side[p] == ally:
                             theirs = hands[p]
-                            tops = entry = 0
+                            tops = door = 0
                             for g in groups:
                                 hg = theirs & g
                                 if hg:
@@ -377,8 +422,8 @@ class Kernel:
                                     if t:
                                         tops |= t
                                         if mine & g:
-                                            entry = 1
-                            if entry and tops.bit_count() > quick.bit_count():
+                                            door = 1
+                            if door and tops.bit_count() > quick.bit_count():
                                 quick = tops
                 lo, hi = 0, total
                 if quick:
@@ -441,7 +486,13 @@ class Kernel:
                     nb, nw, lm = c, seat, lead
                 else:
                     nb, nw, lm = best, wseat, lead
-                if k == last_k:
+                if k == last_k and payoff is not None:
+                    points[nw] += tv + val[c]
+                    tricks[nw] += 1
+                    v = start(nw, alpha, beta) if hands[nw] else payoff(points, tricks, nw)
+                    points[nw] -= tv + val[c]
+                    tricks[nw] -= 1
+                elif k == last_k:
                     if hands[nw]:
                         if is_side[nw]:
                             gain = tv + val[c] + base

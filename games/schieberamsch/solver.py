@@ -72,6 +72,36 @@ class GrandHandPosition:
         return self.pays[lo]
 
 
+class RamschPosition:
+    """A Ramsch in the kernel: each for himself (paranoid), the payout read at the end from
+    every seat's card points and tricks by the engine's own scoring (the skat, Jungfrau,
+    Durchmarsch and all), so the table's key holds the points and who has no trick or all."""
+
+    def __init__(self, match: SchieberamschMatch, seat: int, budget: Budget) -> None:
+        scratch = match.clone()
+        cache: dict[tuple[int, ...], int] = {}
+
+        def payoff(points: list[int], tricks: list[int], last: int) -> int:
+            key = (*points, *tricks, last)
+            got = cache.get(key)
+            if got is None:
+                scratch.pts, scratch.won, scratch.last = list(points), list(tricks), last
+                scores = scratch._scores()
+                got = cache[key] = sum(scores) - 3 * scores[seat]
+            return got
+
+        self.kernel = Kernel(
+            LAYOUT, match.hands, match.trick, match.leader, (seat,), POINTS, 0, 0, budget
+        ).tally(payoff, match.pts, match.won)
+
+    def value(self, card: int | None = None) -> float:
+        k = self.kernel
+        if card is not None:
+            k = k.copy()
+            k.push(card)
+        return k.exact()
+
+
 class SchieberamschSolver(GameSolver):
     EXACT_TRICKS = 6  # solved exactly from here in well under a second (bench/solver.py)
     GROUP = EFF
@@ -86,7 +116,7 @@ class SchieberamschSolver(GameSolver):
     ) -> Position | None:
         if match.declarer >= 0:
             return GrandHandPosition(match, seat, budget)
-        return None
+        return RamschPosition(match, seat, budget)
 
     def key(self, match: SchieberamschMatch, seat: int) -> Hashable:  # type: ignore[override]
         d = match.declarer
