@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 INF = 1 << 30
-_ORDERS: dict[tuple[int, int, tuple[int, ...]], dict[int, list[int]]] = {}
+_ORDERS: dict[tuple[int, int, tuple[int, ...], bool], dict[int, list[int]]] = {}
 _CANON: dict[tuple[int, int, tuple[int, ...]], list[dict[int, int]]] = {}
 
 
@@ -118,6 +118,7 @@ class Kernel:
         # Payoff mode (``tally``): the score is not additive but a payout of every seat's
         # points and tricks at the end, ``payoff(points, tricks, last winner)``.
         self.payoff: Callable[[list[int], list[int], int], int] | None = None
+        self.avoid = False
         self.points = [0] * self.seats
         self.tricks = [0] * self.seats
 
@@ -126,10 +127,13 @@ class Kernel:
         payoff: Callable[[list[int], list[int], int], int],
         points: Sequence[int],
         tricks: Sequence[int],
+        avoid: bool = False,
     ) -> Kernel:
         """Search ``payoff`` of the end's points (the cards' values) and trick counts per seat,
-        starting from ``points`` and ``tricks`` (each for himself: ``exact`` only)."""
+        starting from ``points`` and ``tricks`` (each for himself: ``exact`` only); ``avoid``:
+        points are mostly a loss, so the moves are tried ducking first."""
         self.payoff = payoff
+        self.avoid = avoid
         self.points = list(points)
         self.tricks = list(tricks)
         return self
@@ -267,9 +271,10 @@ class Kernel:
         sorting = top > 1
         above = [gmask[c] & ((1 << c) - 1) for c in range(width)]  # the stronger of its group
         chosen = [-1]
+        avoid = self.payoff is not None and self.avoid
         partners = sum(is_side) > 1 or n - sum(is_side) > 1
 
-        orders = _ORDERS.setdefault((id(lay), n, tuple(val)), {})
+        orders = _ORDERS.setdefault((id(lay), n, tuple(val), avoid), {})
         if len(orders) > 1 << 20:
             orders.clear()
         w2 = 2 * width
@@ -309,6 +314,16 @@ class Kernel:
                 prev = c
             if len(out) < 2:
                 return out
+            if avoid:  # points are a loss (Ramsch): duck, and give points away
+                if k == 0:
+                    out.reverse()
+                    return out
+                bb = beaters[best]
+                over = [c for c in out if bb >> c & 1]
+                under = [c for c in out if not bb >> c & 1]
+                under.sort(key=cheap if mode == 0 else rich)
+                over.sort(key=cheap)
+                return under + over
             if k == 0:  # lead the cards no one can beat first, then the weakest
                 top = [c for c in out if not others & above[c]]
                 if len(top) == len(out):

@@ -92,7 +92,7 @@ class RamschPosition:
 
         self.kernel = Kernel(
             LAYOUT, match.hands, match.trick, match.leader, (seat,), POINTS, 0, 0, budget
-        ).tally(payoff, match.pts, match.won)
+        ).tally(payoff, match.pts, match.won, avoid=True)
 
     def value(self, card: int | None = None) -> float:
         k = self.kernel
