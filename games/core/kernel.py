@@ -114,7 +114,8 @@ class Kernel:
         self.classes = sorted(classes.items())
         self.tt: dict[tuple[int, ...], list[int]] = {}
         self.budget = budget or Budget()
-        self.past = 0
+        self.past = 0  # what the side made in the tricks completed by ``push``
+        self.last_winner = -1
         # Payoff mode (``tally``): the score is not additive but a payout of every seat's
         # points and tricks at the end, ``payoff(points, tricks, last winner)``.
         self.payoff: Callable[[list[int], list[int], int], int] | None = None
@@ -137,7 +138,6 @@ class Kernel:
         self.points = list(points)
         self.tricks = list(tricks)
         return self
-        self.hist = [0] * len(vals)  # what the side made in tricks completed by ``push``
 
     # ------------------------------------------------------------------ root moves
     def copy(self) -> Kernel:
@@ -161,7 +161,7 @@ class Kernel:
         self.hands[seat] &= ~(1 << i)
         self.trick.append(i)
         if len(self.trick) == self.seats:
-            best, wseat, tv = self._state()
+            _, wseat, tv = self._state()
             gain = tv + self.base
             if not any(self.hands):
                 gain += self.last
@@ -279,7 +279,9 @@ class Kernel:
             orders.clear()
         w2 = 2 * width
 
-        def moves(seat: int, cand: int, k: int, best: int, wseat: int, others: int, lead: int) -> list[int]:
+        def moves(
+            seat: int, cand: int, k: int, best: int, wseat: int, others: int, lead: int
+        ) -> list[int]:
             # The candidates' order by what decides it (cached: positions repeat it).
             if k == 0:
                 key = others << width | cand
@@ -477,8 +479,15 @@ class Kernel:
             return v
 
         def step(
-            seat: int, k: int, lead: int, best: int, wseat: int, tv: int, live: int,
-            alpha: int, beta: int,
+            seat: int,
+            k: int,
+            lead: int,
+            best: int,
+            wseat: int,
+            tv: int,
+            live: int,
+            alpha: int,
+            beta: int,
         ) -> int:
             h = hands[seat]
             cards = moves(seat, (h & lead or h) if k else h, k, best, wseat, live & ~h, lead)

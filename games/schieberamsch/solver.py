@@ -103,7 +103,7 @@ class RamschPosition:
 
 
 class SchieberamschSolver(GameSolver):
-    EXACT_TRICKS = 6  # solved exactly from here in well under a second (bench/solver.py)
+    EXACT_TRICKS = 6  # best_action p95 0.12 s here (at 7: a few over 300,000 positions)
     GROUP = EFF
     STRENGTH = STRENGTH
     VALUE = POINTS

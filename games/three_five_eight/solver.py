@@ -21,7 +21,9 @@ class ThreeFiveEightPosition:
     def __init__(self, match: ThreeFiveEightMatch, seat: int, budget: Budget) -> None:
         self.now = match.won[seat] - match.targets[seat]
         layout = LAYOUTS[match.trump]
-        self.tricks = Kernel(layout, match.hands, match.trick, match.leader, (seat,), NONE, 1, 0, budget)
+        self.tricks = Kernel(
+            layout, match.hands, match.trick, match.leader, (seat,), NONE, 1, 0, budget
+        )
 
     def value(self, card: int | None = None) -> float:
         k = self.tricks
@@ -32,7 +34,7 @@ class ThreeFiveEightPosition:
 
 
 class ThreeFiveEightSolver(GameSolver):
-    EXACT_TRICKS = 8  # solved exactly from here in well under a second (bench/solver.py)
+    EXACT_TRICKS = 9  # best_action p95 0.37 s here (bench/solver.py; docs/performance.md)
     GROUP = SUIT_OF
     STRENGTH = STRENGTH
     VALUE = [0] * 52
