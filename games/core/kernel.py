@@ -241,7 +241,6 @@ class Kernel:
         points, tricks = self.points, self.tricks
         trumps = lay.trumps
         groups = lay.groups
-        trump_groups = [trumps] if trumps else []
         width = len(val)
         vclass = {v: i for i, v in enumerate(sorted(set(val)))}
         caches = _CANON.setdefault((id(lay), n, tuple(val)), [{} for _ in lay.groups])
@@ -413,18 +412,21 @@ class Kernel:
                 # the leader can trump): his side makes at least their tricks and values.
                 mine = hands[leader]
                 ally = is_side[leader]
-                ruff = False
-                if trumps:
-                    for s in range(n):
-                        if is_side[s] != ally and hands[s] & trumps:
-                            ruff = True
-                            break
+                # Opponents who could trump: a side suit's top cards win only as long as each
+                # of them still has a card of it to follow with (followers never discard).
+                ruffers = [hands[s] for s in range(n) if is_side[s] != ally and hands[s] & trumps]
+                ruff = bool(ruffers)
                 quick = 0
-                for g in trump_groups if ruff else groups:
+                for g in groups:
                     hg = mine & g
                     if hg:
                         og = (live & g) ^ hg
-                        quick |= hg & ((og & -og) - 1) if og else hg
+                        t = hg & ((og & -og) - 1) if og else hg
+                        if t and ruff and g != trumps:
+                            most = min((r & g).bit_count() for r in ruffers)
+                            while t.bit_count() > most:  # keep the strongest
+                                t ^= 1 << (t.bit_length() - 1)
+                        quick |= t
                 if not ruff and partners:
                     # Or an ally's: the leader leads to his top card of a group, he cashes them.
                     for p in range(n):
