@@ -13,10 +13,16 @@ scores (Mediatore's thirds and tricks, a Grand Hand's points and tricks, a 3-5-8
 tricks), so a payout is a short chain of these questions (``games/<game>/solver.py``).
 
 The search is alpha-beta with a null window on the score still to come, so its transposition
-table — keyed at the start of each trick by the hands and the leader, nothing of the past —
-holds bounds valid for every history that reaches the position (the double-dummy solvers'
-trick-count table). Cards adjacent in their group's order among the cards still live, of equal
-value, in one hand are played alike: only the first is searched.
+table — keyed at the start of each trick by the leader and, per group, who holds its live cards
+in rank order with their values, nothing of the past — holds bounds valid for every history
+that reaches the position, and for positions that differ only by which of equal-ranked cards
+went (the double-dummy solvers' relative ranks). New trick starts are bounded by the side's
+quick tricks. Cards adjacent in their group's order among the cards still live, of equal value,
+in one hand are played alike: only the first is searched.
+
+Where no such score exists (Ramsch: the payout reads every seat's points), ``tally`` switches a
+kernel to *payoff mode*: every seat's points and tricks are carried, the payout is read at the
+end, and the table's key also holds what of the past the payout reads.
 """
 
 from __future__ import annotations
