@@ -212,6 +212,12 @@ class Kernel:
             return True
         return self.search(t - 1, t) >= t
 
+    def at_least(self, target: int) -> bool:
+        """Payoff mode: whether the seat can make sure of a payout of ``target`` or more."""
+        if not self.trick and not any(self.hands):
+            return self.exact() >= target
+        return self.search(target - 1, target) >= target
+
     def exact(self) -> int:
         """The side's score under perfect play (``past`` included), by MTD(f)."""
         if self.payoff is not None and not self.trick and not any(self.hands):

@@ -66,6 +66,49 @@ class Position(Protocol):
         ``card``, when given)."""
         ...
 
+    def at_least(self, card: int, payout: float) -> bool:
+        """Whether the seat's value after ``card`` is ``payout`` or more: one threshold
+        question where ``value`` may need several (``best_action``)."""
+        ...
+
+
+class LevelPosition:
+    """A position whose payout is one of a few *levels*, each level's condition implying the
+    one below (``holds``: the side can make sure of level ``k`` or more), and the seat's payout
+    ``pays[k]`` monotone in the level (rising for the side, falling for the others): the value
+    is the highest level that holds, bisected."""
+
+    pays: list[int]
+
+    def kernels(self, card: int | None) -> Any:
+        """The position's kernels, after ``card`` when given (copies: the tables shared)."""
+        raise NotImplementedError
+
+    def holds(self, kernels: Any, level: int) -> bool:
+        raise NotImplementedError
+
+    def value(self, card: int | None = None) -> float:
+        ks = self.kernels(card)
+        lo, hi = 0, len(self.pays) - 1  # the value's level is in lo..hi
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.holds(ks, mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return self.pays[lo]
+
+    def at_least(self, card: int, payout: float) -> bool:
+        pays = self.pays
+        good = [k for k, p in enumerate(pays) if p >= payout]
+        if not good:
+            return False
+        ks = self.kernels(card)
+        if pays[0] <= pays[-1]:  # rising: the lowest good level must hold
+            return good[0] == 0 or self.holds(ks, good[0])
+        # falling: the level above the highest good one must not hold
+        return good[-1] == len(pays) - 1 or not self.holds(ks, good[-1] + 1)
+
 
 class GameSolver:
     """What the solver must know of one game. A game's ``solver.py`` subclasses it and sets the
@@ -357,9 +400,26 @@ def action_values(
 def best_action(match: Match, seat: int, *, max_nodes: int | None = None) -> dict[str, Any]:
     """The solver's choice for ``seat``: its first action of the highest value (the clairvoyant
     bot plays it)."""
+    fast = _fast(match, seat, max_nodes)
+    if fast is not None:
+        # The value, then the first action that reaches it: a threshold question a card.
+        top = fast.value()
+        hook = game_solver(match)
+        for move in match.moves(seat):
+            if fast.at_least(hook.card(move), top):
+                return match.move_to_action(move)
+        raise AssertionError("no action reaches the position's value")  # pragma: no cover
     found = action_values(match, seat, max_nodes=max_nodes)
     top = max(v for _, v in found)
     return next(a for a, v in found if v == top)
+
+
+def _fast(match: Match, seat: int, max_nodes: int | None) -> Position | None:
+    """The kernel's position for a seat to act, or ``None`` (the generic search then)."""
+    search = _Search(match, seat, max_nodes)  # checks the match is in its card play
+    if seat not in match.to_act():
+        raise ValueError(f"seat {seat} is not to act")
+    return search.hook.position(match, seat, Budget(max_nodes))
 
 
 def random_position(

@@ -9,7 +9,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from games.core.kernel import Budget, Kernel, Layout
-from games.core.solver import GameSolver
+from games.core.solver import GameSolver, LevelPosition
 from games.mediatore.engine import (
     CHIAMO,
     LAST_TRICK,
@@ -27,7 +27,7 @@ LAYOUT = Layout(SUIT_OF, STRENGTH)
 NONE = [0] * 40
 
 
-class MediatorePosition:
+class MediatorePosition(LevelPosition):
     """A Mediatore position in the kernel: every payout is the stake table's for (won, slam),
     ordered for the declaring side — no trick < lost < won < every trick — so the value is the
     highest of these the side can make sure of: won is 18 thirds (the monte and 3 more with the
@@ -52,16 +52,21 @@ class MediatorePosition:
             for w, s in ((False, True), (False, False), (True, False), (True, True))
         ]
 
-    def value(self, card: int | None = None) -> float:
+    def kernels(self, card: int | None) -> tuple[Kernel, Kernel]:
         th, tr = self.by_thirds, self.by_tricks
         if card is not None:
             th, tr = th.copy(), tr.copy()
             th.push(card)
             tr.push(card)
-        if th.reach(18 - self.thirds):
-            sweep = self.tricks == self.played and tr.reach(9 - self.tricks)
-            return self.pays[3 if sweep else 2]
-        return self.pays[1 if self.tricks or tr.reach(1) else 0]
+        return th, tr
+
+    def holds(self, kernels: tuple[Kernel, Kernel], level: int) -> bool:
+        th, tr = kernels
+        if level == 1:  # a trick
+            return self.tricks > 0 or tr.reach(1)
+        if level == 2:  # the contract
+            return th.reach(18 - self.thirds)
+        return self.tricks == self.played and tr.reach(9 - self.tricks)  # every trick
 
 
 def _side(match: MediatoreMatch) -> tuple[int, int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 
 from games.core.kernel import Budget, Kernel, Layout
-from games.core.solver import GameSolver, Position
+from games.core.solver import GameSolver, LevelPosition, Position
 from games.schieberamsch.engine import EFF, PLAY, POINTS, STRENGTH, TRUMP, SchieberamschMatch
 
 LAYOUT = Layout(EFF, STRENGTH, TRUMP)
@@ -26,11 +26,12 @@ def _declarer_payout(match: SchieberamschMatch, pts: int, won: int) -> int:
         match.pts[d], match.won[d] = keep
 
 
-class GrandHandPosition:
+class GrandHandPosition(LevelPosition):
     """A Grand Hand in the kernel: the declarer's payout grows with its card points and its
     tricks (the engine's scoring), through six levels — no trick, schneider lost (30 or less),
     lost, won, schneider (90 or more), schwarz (every trick) — so the value is the highest
-    level the declarer can make sure of: card points and trick counts, searched as such."""
+    level the declarer can make sure of: card points and trick counts, searched as such (the
+    points' table serves every threshold)."""
 
     def __init__(self, match: SchieberamschMatch, seat: int, budget: Budget) -> None:
         d = match.declarer
@@ -47,29 +48,22 @@ class GrandHandPosition:
         ]
         self.pays = pays if seat == d else [-x // 2 for x in pays]
 
-    def value(self, card: int | None = None) -> float:
+    def kernels(self, card: int | None) -> tuple[Kernel, Kernel]:
         pts, tricks = self.by_points, self.by_tricks
         if card is not None:
             pts, tricks = pts.copy(), tricks.copy()
             pts.push(card)
             tricks.push(card)
+        return pts, tricks
+
+    def holds(self, kernels: tuple[Kernel, Kernel], level: int) -> bool:
+        pts, tricks = kernels
         have = self.pts + self.skat
-        checks = (
-            lambda: self.won > 0 or tricks.reach(1),
-            lambda: pts.reach(31 - have),
-            lambda: pts.reach(61 - have),
-            lambda: pts.reach(90 - have),
-            lambda: tricks.reach(10 - self.won),
-        )
-        # Levels 1..5 hold up to the value: bisect them (the points' table serves every one).
-        lo, hi = 0, 5  # the value's level is in lo..hi
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if checks[mid - 1]():
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.pays[lo]
+        if level == 1:
+            return self.won > 0 or tricks.reach(1)
+        if level == 5:
+            return tricks.reach(10 - self.won)
+        return pts.reach((31, 61, 90)[level - 2] - have)
 
 
 class RamschPosition:
@@ -100,6 +94,11 @@ class RamschPosition:
             k = k.copy()
             k.push(card)
         return k.exact()
+
+    def at_least(self, card: int, payout: float) -> bool:
+        k = self.kernel.copy()
+        k.push(card)
+        return k.at_least(int(payout))
 
 
 class SchieberamschSolver(GameSolver):

@@ -32,6 +32,11 @@ class ThreeFiveEightPosition:
             k.push(card)
         return self.now + k.exact()
 
+    def at_least(self, card: int, payout: float) -> bool:
+        k = self.tricks.copy()
+        k.push(card)
+        return k.reach(int(payout) - self.now)
+
 
 class ThreeFiveEightSolver(GameSolver):
     EXACT_TRICKS = 9  # best_action p95 0.37 s here (bench/solver.py; docs/performance.md)

@@ -84,3 +84,16 @@ def test_a_node_budget_stops_the_kernel():
     match = random_position("mediatore", 9, random.Random("budget"))
     with pytest.raises(solver.TooHard):
         solver.solve(match, match.actor(), max_nodes=50)
+
+
+@pytest.mark.parametrize("game", KERNEL_GAMES)
+def test_best_action_is_the_first_action_of_the_highest_value(game):
+    # best_action asks one threshold question a card; action_values solves every card.
+    for n in range(10):
+        match = position(game, f"best/{n}", 3 + n % 3)
+        if match.finished:
+            continue
+        seat = match.actor()
+        found = solver.action_values(match, seat)
+        top = max(v for _, v in found)
+        assert solver.best_action(match, seat) == next(a for a, v in found if v == top)
