@@ -469,6 +469,29 @@ class Kernel:
                         lo = sure
                     else:
                         hi = total - sure
+                tg = live & trumps
+                if tg:
+                    # Top trumps: a hand's run of the highest live trumps wins a trick with
+                    # each of them, whoever leads, for every card is played in the end.
+                    top = tg & -tg
+                    for s in range(n):
+                        h = hands[s]
+                        if h & top:
+                            og = tg & ~h
+                            run = h & tg & ((og & -og) - 1) if og else h & tg
+                            q = run.bit_count()
+                            if q >= left:
+                                sure = total
+                            else:
+                                sure = base * q
+                                for v, mask in classes:
+                                    sure += v * (run & mask).bit_count()
+                            if is_side[s]:
+                                if sure > lo:
+                                    lo = sure
+                            elif total - sure < hi:
+                                hi = total - sure
+                            break
                 entry = [lo, hi, -1]
                 tt[key] = entry
             else:
