@@ -25,7 +25,13 @@ What "perfect play" means (docs/bots.md, "The solver"):
   strategy security value of the simultaneous game, a lower bound on its mixed value). Commits
   already made in the match stay as they are (the solver sees them: it cheats).
 
-The search is alpha-beta with a transposition table (keyed by what decides the rest of the
+For the trick games (Mediatore, Schieberamsch, 3-5-8) the search runs in the fast kernel
+(``games/core/kernel.py``: bit masks, make/unmake, a history-free table under a canonical key),
+through each game's ``GameSolver.position``; the payout is a short chain of threshold questions
+on the scores it is monotone in (``LevelPosition``), or read at the end (Ramsch). The generic
+search below, on the match itself, serves Saichugen and is the tests' reference.
+
+The generic search is alpha-beta with a transposition table (keyed by what decides the rest of the
 deal: the hands, the trick, who is to play and what counts for the payout so far), the table's
 best move tried first, and equivalent cards pruned: two cards of one hand, adjacent in rank
 order within a suit (with no card of another hand or of the trick between them) and worth the
