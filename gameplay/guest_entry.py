@@ -37,7 +37,7 @@ def offer(request: HttpRequest, *, action: str, back: str, what: str) -> HttpRes
         "action": action,
         "carried": carried,
         "what": what,
-        "choice": _choice(request.POST.get("game", ""), request.POST.get("pace", "")),
+        "choice": choice_text(request.POST.get("game", ""), request.POST.get("pace", "")),
         "login_url": f"{reverse('account_login')}?{after}",
         "signup_url": f"{reverse('account_signup')}?{after}",
     }
@@ -55,7 +55,7 @@ def become_guest(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
-def _choice(game: str, pace: str) -> str:
+def choice_text(game: str, pace: str) -> str:
     """What the visitor chose, in words ("Schieberamsch · Relaxed (90 s a move)"), so the
     offer says what one click starts; "" when the form named neither."""
     games = dict(catalogue.game_choices())

@@ -11,15 +11,18 @@ request goes on to the table.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 
 from gameplay import guest_entry
-from gameplay.post_only import post_form
+from gameplay.paces import PACES
 from gameplay.services import lobby
+from games import catalogue
 
 
 def _back_to(request: HttpRequest) -> str:
@@ -32,10 +35,37 @@ def _back_to(request: HttpRequest) -> str:
     return reverse("home")
 
 
-@post_form("home")
+def _chosen(game: str, pace: str) -> dict[str, str] | None:
+    """The game and live pace asked for, when they name real ones (the pace may be left out)."""
+    if game not in dict(catalogue.game_choices()):
+        return None
+    found = PACES.find(pace) if pace else None
+    if pace and (found is None or found.turn_based):
+        return None
+    return {"game": game, "pace": pace} if pace else {"game": game}
+
+
+def _again(request: HttpRequest) -> str:
+    """Where a visitor who logs in or signs up comes back to: this choice, one click from its
+    table (GET of this address with the game and pace), else where the form was."""
+    chosen = _chosen(request.POST.get("game", ""), request.POST.get("pace", ""))
+    if chosen is None:
+        return _back_to(request)
+    return f"{reverse('gameplay:play-now')}?{urlencode(chosen)}"
+
+
 def play_now(request: HttpRequest) -> HttpResponse:
-    """Make the table and open it; a bad game or pace is a 400 that says why (nothing is made).
-    A visitor not logged in chooses first: as a guest, or log in, or sign up."""
+    """POST: make the table and open it; a bad game or pace is a 400 that says why (nothing is
+    made). A visitor not logged in chooses first: as a guest, or log in, or sign up. GET (a
+    reload, or the way back after logging in): the choice again with its one button, or home."""
+    if request.method in ("GET", "HEAD"):
+        chosen = _chosen(request.GET.get("game", ""), request.GET.get("pace", ""))
+        if chosen is None:
+            return redirect(reverse("home"))
+        what = guest_entry.choice_text(chosen["game"], chosen.get("pace", ""))
+        return render(request, "gameplay/play_now.html", {"chosen": chosen, "what": what})
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
     if guest_entry.wants_guest(request):
         refused = guest_entry.become_guest(request)
         if refused is not None:
@@ -44,7 +74,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return guest_entry.offer(
             request,
             action=reverse("gameplay:play-now"),
-            back=_back_to(request),
+            back=_again(request),
             what=gettext("Play now"),
         )
     try:

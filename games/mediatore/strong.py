@@ -31,7 +31,14 @@ from games.core import registry
 from games.core.bots import strong as _level  # noqa: F401  (defines the level played here)
 from games.core.bots.common import by_act, suit_of
 from games.core.bots.registry import register
-from games.core.bots.search import COUNTS, SAMPLE_TRIES, Budget, Decision, policy_rollout
+from games.core.bots.search import (
+    COUNTS,
+    SAMPLE_TRIES,
+    Budget,
+    Decision,
+    policy_rollout,
+    searching,
+)
 from games.core.determiniser import NoWorld
 from games.core.errors import EngineError
 from games.mediatore import bots as basic
@@ -251,18 +258,9 @@ def _edge(diffs: list[float]) -> float:
     return mean if mean > MARGIN * se and mean > 0 else 0.0
 
 
-@register(
+choose = register(
     "mediatore",
     "strong",
     "searches among sound bids, calls and discards; plays every candidate out in sampled deals",
     searches=True,
-)
-def choose(
-    view: dict[str, Any],
-    legal: list[Action],
-    rng: random.Random,
-    *,
-    budget: Budget | None = None,
-    past: Sequence[dict[str, Any]] = (),
-) -> Action:
-    return decide(view, legal, rng, budget=budget, past=past).action
+)(searching(decide))

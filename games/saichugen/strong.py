@@ -21,7 +21,7 @@ from typing import Any
 
 from games.core.bots import strong as _level  # noqa: F401  (defines the level played here)
 from games.core.bots.registry import register
-from games.core.bots.search import COUNTS, Budget, Decision
+from games.core.bots.search import COUNTS, Budget, Decision, searching
 from games.saichugen import bots as basic
 from games.saichugen.engine import DECK, payout_mode
 
@@ -65,6 +65,7 @@ def decide(
     rng: random.Random,
     *,
     budget: Budget | None = None,
+    past: Sequence[dict[str, Any]] = (),  # every reveal is public: the view has it all
 ) -> Decision:
     """The decision with its figures (worlds, rollouts, the candidates' mean payouts)."""
     cards = [e["card"] for e in legal if e["act"] == "commit"]
@@ -116,18 +117,9 @@ def decide(
     return Decision(action, worlds, rollouts, means)
 
 
-@register(
+choose = register(
     "saichugen",
     "strong",
     "searches: expects the others to aim for the median too",
     searches=True,
-)
-def choose(
-    view: dict[str, Any],
-    legal: list[dict[str, Any]],
-    rng: random.Random,
-    *,
-    budget: Budget | None = None,
-    past: Sequence[dict[str, Any]] = (),  # every reveal is public: the view has it all
-) -> dict[str, Any]:
-    return decide(view, legal, rng, budget=budget).action
+)(searching(decide))

@@ -20,7 +20,7 @@ from typing import Any
 
 from games.core.bots import strong as generic
 from games.core.bots.registry import register
-from games.core.bots.search import Budget, Decision
+from games.core.bots.search import Budget, Decision, searching
 from games.schieberamsch.hand import defence_tricks, grand_tricks
 
 # (low, high) sure tricks: below low the announcement is not made, from high on it is.
@@ -71,18 +71,9 @@ def decide(
     return generic.decide(view, allowed, rng, budget=budget, past=past)
 
 
-@register(
+choose = register(
     "schieberamsch",
     "strong",
     "searches, and announces a Grand Hand, kontra or re only when it counts the tricks",
     searches=True,
-)
-def choose(
-    view: dict[str, Any],
-    legal: list[dict[str, Any]],
-    rng: random.Random,
-    *,
-    budget: Budget | None = None,
-    past: Sequence[dict[str, Any]] = (),
-) -> dict[str, Any]:
-    return decide(view, legal, rng, budget=budget, past=past).action
+)(searching(decide))

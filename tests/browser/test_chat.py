@@ -123,6 +123,18 @@ def test_two_players_and_a_spectator_chat(server, browser, screenshots):
         )
         assert covered == 0
         shot(ben, screenshots, "chat-phone-cards")
+        # Typing on a phone (its keyboard takes half the screen): the pinned hand lets go of the
+        # bottom, so the input is not hidden under it.
+        ben.set_viewport_size({"width": PHONE["width"], "height": 400})
+        ben.focus("#chat-input")
+        ben.locator("#chat-input").scroll_into_view_if_needed()
+        on_top = ben.evaluate(
+            """() => { const r = document.querySelector('#chat-input').getBoundingClientRect();
+                       const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                       return top && top.id; }"""
+        )
+        assert on_top == "chat-input"
+        shot(ben, screenshots, "chat-phone-typing")
         assert errors == [[], [], []]
     finally:
         for context in contexts:

@@ -3,6 +3,8 @@ the table in one click; the header and the lobby mark the guest; logging out war
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -42,6 +44,34 @@ def test_an_anonymous_play_now_offers_a_guest_seat_then_goes_to_the_table():
     assert 'class="tag guest"' in page
     home = client.get("/").content.decode()
     assert guest.username in home and "Sign up to keep your games" in home
+
+
+def test_logging_in_from_the_offer_comes_back_to_the_same_choice(ana):
+    page = Client().post("/play/now/", {"game": GAME, "pace": "fast"}).content.decode()
+    back = urlencode({"next": f"/play/now/?game={GAME}&pace=fast"})
+    assert f"/accounts/login/?{back}" in page and f"/accounts/signup/?{back}" in page
+    client = Client()
+    client.force_login(ana)
+    # Back from logging in: the choice, one button away from its table (nothing made yet).
+    confirm = client.get(f"/play/now/?game={GAME}&pace=fast")
+    form = confirm.content.decode()
+    assert confirm.status_code == 200 and 'id="play-now-form"' in form
+    assert f'name="game" value="{GAME}"' in form and 'name="pace" value="fast"' in form
+    assert catalogue.display_name(GAME) in form and not Table.objects.exists()
+    started = client.post("/play/now/", {"game": GAME, "pace": "fast"})
+    table = Table.objects.get()
+    assert started["Location"] == f"/tables/{table.id}/" and table.pace == "fast"
+
+
+@pytest.mark.parametrize(
+    "query", ["", "?game=chess", f"?game={GAME}&pace=nonsense", f"?game={GAME}&pace=1-day"]
+)
+def test_play_now_opened_without_a_real_choice_goes_home(ana, query):
+    client = Client()
+    client.force_login(ana)
+    response = client.get(f"/play/now/{query}")
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert not Table.objects.exists()
 
 
 def test_a_bad_game_as_a_guest_says_why():

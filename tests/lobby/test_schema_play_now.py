@@ -50,12 +50,12 @@ def test_play_now_makes_a_started_table_and_opens_its_page(client, ana):
 
 
 def test_play_now_offers_a_visitor_a_guest_seat_or_to_log_in_and_back(client):
-    """docs/accounts.md, "Guests": the choice page; logging in comes back home."""
+    """docs/accounts.md, "Guests": the choice page; logging in comes back to the same choice."""
     response = client.post(reverse("gameplay:play-now"), {"game": "saichugen"})
     assert response.status_code == 200
     html = response.content.decode()
     assert 'name="as_guest"' in html
-    assert f'{reverse("account_login")}?next=%2F"' in html
+    assert f'{reverse("account_login")}?next=%2Fplay%2Fnow%2F%3Fgame%3Dsaichugen"' in html
     assert not Table.objects.exists()
 
 

@@ -4,18 +4,16 @@ the action a bot level chooses at the decision where a game record stops (docs/b
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from gameplay.management.record_command import RecordCommand
 from games.ask import NotADecision, ask, position
 from games.bots import levels
 from games.core.bots.search import Budget
 from games.core.errors import RecordError
 
 
-class Command(BaseCommand):
+class Command(RecordCommand):
     help = (
         "Print, as JSON, the action a bot level chooses at the decision where a game record "
         "stops (exit status 2 with one line on stderr if it is not at that seat's decision)."
@@ -31,19 +29,11 @@ class Command(BaseCommand):
         think.add_argument("--iterations", type=int, help="worlds a searching level samples")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path = options["record"]
-        try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            self._fail(f"record: cannot read {path}: {e}")
+        text = self.read_record(options["record"])
         try:
             record = json.loads(text)
         except ValueError as e:
-            self._fail(f"record: not JSON: {e}")
+            self.fail(f"record: not JSON: {e}")
         try:
             budget = _budget(options["seconds"], options["iterations"])
             pos = position(record, options["seat"])
@@ -54,13 +44,8 @@ class Command(BaseCommand):
                 )
             action = ask(pos, options["level"], budget, options["seed"])
         except (RecordError, NotADecision, ValueError) as e:
-            self._fail(str(e))
+            self.fail(str(e))
         self.stdout.write(json.dumps({"seat": pos.seat, **action}))
-
-    def _fail(self, line: str) -> None:
-        # As score_record: nothing on stdout, exactly one line on stderr, exit status 2.
-        self.stderr.write(line.replace("\n", " "), style_func=lambda s: s)
-        sys.exit(2)
 
 
 def _budget(seconds: float | None, iterations: int | None) -> Budget | None:

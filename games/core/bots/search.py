@@ -96,6 +96,24 @@ class Decision:
     means: list[tuple[Action, float]]
 
 
+def searching(decide: Callable[..., Decision]) -> Callable[..., Action]:
+    """A searching level's chooser: the action of its `decide`, whose figures (worlds,
+    rollouts, the candidates' means) the evaluation and the game analysis read."""
+
+    def choose(
+        view: dict[str, Any],
+        legal: list[Action],
+        rng: random.Random,
+        *,
+        budget: Budget | None = None,
+        past: Sequence[dict[str, Any]] = (),
+    ) -> Action:
+        return decide(view, legal, rng, budget=budget, past=past).action
+
+    choose.__doc__ = decide.__doc__
+    return choose
+
+
 def random_rollout(world: Match, rng: random.Random) -> None:
     """One uniformly random move on the fast path."""
     seat = world.actor()

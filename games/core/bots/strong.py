@@ -14,7 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.core.bots.registry import ANY_GAME, define_level, get_bot, register
-from games.core.bots.search import Budget, Decision, policy_rollout, random_rollout, search
+from games.core.bots.search import (
+    Budget,
+    Decision,
+    policy_rollout,
+    random_rollout,
+    search,
+    searching,
+)
 from games.core.hints import gettext_noop
 
 # Its search samples worlds from the game's determiniser: a game without one is not offered it.
@@ -36,18 +43,9 @@ def decide(
     return search(view, legal, rng, prior=prior, rollout=rollout, budget=budget, past=past)
 
 
-@register(
+choose = register(
     ANY_GAME,
     "strong",
     "searches: plays every candidate out in sampled deals",
     searches=True,
-)
-def choose(
-    view: dict[str, Any],
-    legal: list[dict[str, Any]],
-    rng: random.Random,
-    *,
-    budget: Budget | None = None,
-    past: Sequence[dict[str, Any]] = (),
-) -> dict[str, Any]:
-    return decide(view, legal, rng, budget=budget, past=past).action
+)(searching(decide))
