@@ -190,20 +190,6 @@ class Kernel:
                 best, wseat = c, (self.leader + k) % self.seats
         return best, wseat, tv
 
-    def legal(self) -> list[int]:
-        """The card ids the seat to play may play."""
-        seat = self.to_play()
-        h = self.hands[seat]
-        if self.trick:
-            h = h & self.layout.gmask[self.trick[0]] or h
-        card = self.layout.card
-        out = []
-        while h:
-            low = h & -h
-            out.append(card[low.bit_length() - 1])
-            h ^= low
-        return out
-
     # ------------------------------------------------------------------ the search
     def reach(self, target: int) -> bool:
         """Whether the side can make sure of ``target`` or more (``past`` included)."""
