@@ -209,13 +209,21 @@ class Kernel:
         if self.payoff is not None and not self.trick and not any(self.hands):
             return self.payoff(self.points, self.tricks, self.last_winner)
         lo, hi, g = -INF, INF, 0
+        step, way = 1, 0  # steps double while the bound keeps moving one way
         while lo < hi:
             beta = g + 1 if g == lo else g
+            if way < 0:
+                beta = max(lo + 1, beta - step + 1)
+            elif way > 0:
+                beta = min(hi, beta + step - 1)
             g = self.search(beta - 1, beta)
-            if g < beta:
+            went = -1 if g < beta else 1
+            if went < 0:
                 hi = g
             else:
                 lo = g
+            step = step * 2 if went == way else 1
+            way = went
         return g + self.past
 
     def search(self, alpha: int, beta: int) -> int:
