@@ -30,8 +30,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 INF = 1 << 30
+# Caches kept between solves (a bot solves position after position): the move orders and the
+# groups' canonical codes, per layout and values; all dropped past ``_CACHED`` entries, so a
+# long-lived process holds some tens of megabytes at most.
 _ORDERS: dict[tuple[int, int, tuple[int, ...], bool], dict[int, list[int]]] = {}
 _CANON: dict[tuple[int, int, tuple[int, ...]], list[dict[int, int]]] = {}
+_CACHED = 300_000
+
+
+def _trim_caches() -> None:
+    size = sum(len(d) for d in _ORDERS.values())
+    size += sum(len(d) for ds in _CANON.values() for d in ds)
+    if size > _CACHED:
+        _ORDERS.clear()
+        _CANON.clear()
 
 
 class TooHard(RuntimeError):
@@ -249,10 +261,8 @@ class Kernel:
         groups = lay.groups
         width = len(val)
         vclass = {v: i for i, v in enumerate(sorted(set(val)))}
+        _trim_caches()
         caches = _CANON.setdefault((id(lay), n, tuple(val)), [{} for _ in lay.groups])
-        if sum(len(c) for c in caches) > 1 << 20:
-            for c in caches:
-                c.clear()
         spans = []
         for i, g in enumerate(lay.groups):
             gm = 0
@@ -280,8 +290,6 @@ class Kernel:
         partners = sum(is_side) > 1 or n - sum(is_side) > 1
 
         orders = _ORDERS.setdefault((id(lay), n, tuple(val), avoid), {})
-        if len(orders) > 1 << 20:
-            orders.clear()
         w2 = 2 * width
 
         def moves(
