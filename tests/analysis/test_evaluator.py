@@ -109,4 +109,5 @@ def test_the_double_dummy_part_is_read_in_one_place(monkeypatch):
         "best": 5.0,
         "made": float(made),
         "tricks": analysis.DD_CARDS,
+        "from_trick": 10 - analysis.DD_CARDS + 1,  # the last 6 of Schieberamsch's 10 tricks
     }
