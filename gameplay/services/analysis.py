@@ -196,7 +196,7 @@ def run(table_id: str) -> bool:
 
 # ------------------------------------------------------------------ what a viewer reads
 def _best_label(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    template, params = steps.action_label({**entry["best"], "seat": entry["seat"]})
+    template, params = steps.proposal_label({**entry["best"], "seat": entry["seat"]})
     return steps.label_parts(gettext(template), params)
 
 
