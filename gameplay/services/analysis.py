@@ -204,7 +204,8 @@ def _number(x: float, places: int | None = None) -> str:
     """A number in the reader's language: at most two decimals, or `places` exactly."""
     if places is not None:
         return number_format(x, places)
-    return number_format(round(x, 2) + 0.0)  # + 0.0: no "-0"
+    x = round(x, 2) + 0.0  # + 0.0: no "-0"
+    return number_format(int(x) if x.is_integer() else x)
 
 
 def amount(game: str, x: float) -> str:

@@ -52,7 +52,9 @@ def resigning(table: Table, person, after: int, seed: int = 1) -> list[int]:
         if seat == 0 and person_plays:
             mine.append(table.seq)  # the record's place of the action about to be played
         kind = Action.Kind.PLAYER if person_plays else Action.Kind.BOT
-        play.play_action(table.id, seat, expand_random(rng.choice(legal), rng), table.seq, kind=kind)
+        play.play_action(
+            table.id, seat, expand_random(rng.choice(legal), rng), table.seq, kind=kind
+        )
 
 
 @pytest.mark.django_db
