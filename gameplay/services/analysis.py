@@ -30,6 +30,7 @@ from gameplay.services import replay as replays
 from games import analysis as evaluator
 from games import registry
 from games.core import replay as steps
+from games.core.errors import RecordError
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +84,12 @@ def has_decision(table: Table) -> bool:
     seats, made = _people(table)
     if not seats or not made:
         return False
-    record = replays.record_of(table)
-    return evaluator.choices(record, seats, made, n_deals=table.n_deals) > 0
+    try:
+        record = replays.record_of(table)
+        return evaluator.choices(record, seats, made, n_deals=table.n_deals) > 0
+    except RecordError:  # a record that does not replay: the job says so (failed), not the page
+        logger.warning("table %s: its record does not replay", table.id)
+        return True
 
 
 def _nothing(table: Table) -> dict[str, Any]:
