@@ -18,7 +18,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
@@ -65,17 +65,17 @@ def _throttled(user: Any) -> bool:
 
 
 def _people(table: Table) -> tuple[list[int], list[int]]:
-    """The seats people sat at (a resigned one too) and the record's places (from 0) of the
-    actions they chose themselves: the log's `player` actions, not a bot's after a resignation
-    nor a timeout's default."""
-    seats = list(
-        Seat.objects.filter(table_id=table.id)
-        .filter(Q(bot="") | Q(resigned_user__isnull=False))
-        .order_by("number")
-        .values_list("number", flat=True)
+    """The seats of people (a resigned one too) that made a decision, and the record's places
+    (from 0) of the actions they chose themselves: the log's `player` actions, not a bot's
+    after a resignation nor a timeout's default. One query."""
+    people = Seat.objects.filter(table_id=table.id).filter(
+        Q(bot="") | Q(resigned_user__isnull=False)
     )
-    made = Action.objects.filter(table_id=table.id, seat__in=seats, kind=Action.Kind.PLAYER)
-    return seats, [seq - 1 for seq in made.values_list("seq", flat=True)]
+    made = Action.objects.filter(
+        table_id=table.id, kind=Action.Kind.PLAYER, seat__in=Subquery(people.values("number"))
+    ).values_list("seat", "seq")
+    rows = list(made)
+    return sorted({seat for seat, _ in rows}), [seq - 1 for _, seq in rows]
 
 
 def has_decision(table: Table) -> bool:

@@ -96,6 +96,7 @@ def test_a_table_without_a_persons_decision_is_not_offered_and_uses_no_quota(
     assert offered["may_request"] is False and offered["nothing"] is True
     html = client.get(reverse("gameplay:replay", args=[empty.id])).content.decode()
     assert "Nothing to analyse" in html  # said at once, not an empty box
+    assert '<section id="analysis" class="analysis" aria-label="Analysis">' in html  # shown
     # Asked anyway (an old page): answered at once, nothing queued, the quota untouched.
     with django_capture_on_commit_callbacks(execute=True) as sent:
         answer = client.post(url(empty), **JSON)
