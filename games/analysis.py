@@ -250,11 +250,11 @@ def _play_starts(record: dict[str, Any], k: int, solver: Any) -> tuple[Any, int,
             rules = solver.game_solver(match)
         except KeyError:
             return None
-        if not rules.in_play(match) or any(getattr(match, "trick", None) or ()):
+        if not rules.in_play(match):
             continue
         left = rules.cards_left(match)
         full = left if full is None else full
-        if left <= DD_CARDS:
+        if left <= DD_CARDS and not any(getattr(match, "trick", None) or ()):
             return match, left, full - left + 1
     return None
 

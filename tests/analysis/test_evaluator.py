@@ -164,3 +164,14 @@ def test_a_stored_first_version_result_reads_as_this_one():
     assert new["decisions"][0]["gap"] == 3.4
     assert new["deals"][0]["seats"]["0"]["loss"] == 21.2
     assert new["players"]["0"]["loss"] == 21.2 and new["version"] == analysis.VERSION
+
+
+@pytest.mark.parametrize("game", ["saichugen", "three_five_eight"])
+def test_the_double_dummy_line_names_the_trick_it_starts_from(game):
+    record = played(game, 3)
+    found = analysis.double_dummy(record, [], [0])  # no crash on a game's own trick state
+    for seats in found.values():
+        for line in seats.values():
+            assert line["from_trick"] >= 1 and line["tricks"] <= analysis.DD_CARDS
+    if game == "three_five_eight":
+        assert found[0][0]["from_trick"] == 16 - found[0][0]["tricks"] + 1  # 16 tricks a deal
