@@ -73,16 +73,11 @@ def _strings() -> dict[str, str]:
         "inaccuracy": gettext("Inaccuracy"),
         "mistake": gettext("Mistake"),
         "blunder": gettext("Blunder"),
-        "better": gettext("Better:"),
-        "cost": gettext("costs %(points)s points on average"),
-        "goodMove": gettext("No better decision found."),
-        # ?! inaccuracies, ? mistakes, ?? blunders: counted by symbol (no plural forms needed).
-        "accuracy": gettext("%(who)s: accuracy %(pct)s — ?! %(i)s · ? %(m)s · ?? %(b)s"),
-        "dealAnalysis": gettext("This deal: %(who)s lost %(points)s points to mistakes"),
-        "doubleDummy": gettext(
-            "Double dummy: best play would have made %(best)s, %(who)s made %(made)s"
-        ),
-        "ddLoss": gettext("Double dummy: %(points)s points below the best card"),
+        # A proposal, not what happened: the decision the analysis would have made instead.
+        "better": gettext("Better would be:"),
+        "goodMove": gettext("As good as the best decision found: costs nothing."),
+        # The costs, accuracy and double-dummy lines come worded from the server, in the game's
+        # payout unit (gameplay.services.analysis.state).
     }
 
 
@@ -125,6 +120,13 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         "analysisUrl": reverse("gameplay:table_analysis", args=[table.id]),
         "analysis": analysis.state(table, request.user),
     }
+    # Who may not ask: a visitor of a public table is told to sign in; others see nothing.
+    ask_hint = (
+        not request.user.is_authenticated
+        and config["analysis"]["status"] == "none"
+        and table.allow_spectators
+        and not table.private
+    )
     context = {
         "table": table,
         "game_name": catalogue.display_name(table.game),
@@ -132,6 +134,7 @@ def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
         "config": config,
         "where": table_context.shown(table.context),  # the table page's link back, if any
         "display": display_preferences(request.user),  # the card faces, as at the table
+        "ask_hint": ask_hint,
     }
     return render(request, "gameplay/replay.html", context)
 
@@ -158,8 +161,9 @@ def table_replay_json(request: HttpRequest, table_id: str) -> JsonResponse:
 def table_analysis(request: HttpRequest, table_id: str) -> HttpResponse:
     """The table's game analysis: GET its state as JSON (whoever may watch the replay); POST
     asks for it (the table's players, anyone signed in for a public table): 202 queued, 403
-    refused, 429 over the hourly limit. A form's POST (no JSON asked for) goes back to the
-    replay page."""
+    refused, 429 over the hourly limit, 200 answered at once (a table without a decision of a
+    person: nothing to analyse, no quota used). A form's POST (no JSON asked for) goes back to
+    the replay page, or over the limit gets a page that says so with the way back."""
     table = _finished_table(request, table_id)
     if table is None:
         return JsonResponse({"detail": gettext("no replay of this table")}, status=404)
@@ -176,9 +180,16 @@ def table_analysis(request: HttpRequest, table_id: str) -> HttpResponse:
     try:
         analysis.request(table, request.user)
     except analysis.Throttled as e:
-        if not wants_json:
-            return HttpResponse(str(e), status=429, content_type="text/plain; charset=utf-8")
+        if not wants_json:  # the form without JavaScript: a page with the way back
+            context = {
+                "table": table,
+                "message": str(e),
+                "game_name": catalogue.display_name(table.game),
+            }
+            return render(request, "gameplay/analysis_refused.html", context, status=429)
         return JsonResponse({"detail": str(e)}, status=429)
     if not wants_json:
         return redirect(reverse("gameplay:replay", args=[table.id]))
-    return JsonResponse(analysis.state(table, request.user), status=202)
+    state = analysis.state(table, request.user)
+    # 200: answered at once, nothing to analyse (no quota used); 202: queued, under way or done.
+    return JsonResponse(state, status=200 if state.get("nothing") else 202)

@@ -6,9 +6,12 @@ and the seats of its people and stores what `analyse` returns. At each decision 
 the record is cut just before it, and the seat is shown exactly what a bot at the table would be
 (`games.ask.position`); the strong level's search values every candidate action by its
 mean deal payout over sampled worlds, the action taken always among them (it is the search's
-prior, so it wins ties). The loss is best - taken, in payout points; it is marked by how large
-it is against the game's scale (`SCALES`, the mean absolute deal payout): payout units differ
-tenfold between games. A forced move (one candidate) is not judged.
+prior, so it wins ties). The gap is best - taken, in the game's payout units; it is marked by how
+large it is against the game's scale (`SCALES`, the mean absolute deal payout): payout units
+differ tenfold between games. A gap below the inaccuracy's threshold is within the search's
+noise: the decision is as good as the best and costs nothing (`loss` 0), so every total and the
+accuracy add up what the page marks. A forced move (one candidate) is not judged, and only the
+decisions a person made (`made`: not those a bot played for them after they resigned).
 
 The double-dummy part (what best play with every card known would have made) comes from
 `games.core.solver`; `double_dummy` is the one place that reads it.
@@ -27,7 +30,7 @@ from games.core.bots.registry import get_bot
 from games.core.bots.search import Budget, policy_rollout, random_rollout, search
 from games.core.records import replay_record
 
-VERSION = 1
+VERSION = 2  # 2: an unmarked decision costs 0 (`upgrade` reads version 1)
 # The mean absolute payout of one seat in one deal, per game: the unit a loss is measured in.
 # Measured with the basic bots in every seat, 150 one-deal matches (seeds 0 to 149), default
 # variants (docs/bots.md, "Game analysis").
@@ -49,6 +52,7 @@ DEFAULT_ITERATIONS = 60
 
 
 def scale(game: str) -> float:
+    """The game's payout scale: what the marks' thresholds are shares of."""
     return SCALES.get(game, DEFAULT_SCALE)
 
 
@@ -102,15 +106,55 @@ def _cut(record: dict[str, Any], k: int, j: int) -> dict[str, Any]:
     return {**record, "deals": [*deals[:k], {**deals[k], "actions": deals[k]["actions"][:j]}]}
 
 
-def decisions(record: dict[str, Any], seats: Iterable[int]) -> list[tuple[int, int, int]]:
-    """(deal, action index, seat) of every action of `seats` in the record."""
+def decisions(
+    record: dict[str, Any], seats: Iterable[int], made: Iterable[int] | None = None
+) -> list[tuple[int, int, int]]:
+    """(deal, action index, seat) of every action of `seats` in the record; with `made`, only
+    those whose place in the whole record (from 0, deals one after another) is in it: the
+    actions the person chose, not the ones a bot played for the seat after a resignation."""
     wanted = set(seats)
-    return [
-        (k, j, a.get("seat"))
-        for k, deal in enumerate(record["deals"])
-        for j, a in enumerate(deal.get("actions", []))
-        if a.get("seat") in wanted
-    ]
+    mine = None if made is None else set(made)
+    out = []
+    n = 0
+    for k, deal in enumerate(record["deals"]):
+        for j, a in enumerate(deal.get("actions", [])):
+            if a.get("seat") in wanted and (mine is None or n in mine):
+                out.append((k, j, a.get("seat")))
+            n += 1
+    return out
+
+
+def has_choice(legal: list[dict[str, Any]]) -> bool:
+    """Whether a legal list leaves something to choose (more than one action, or a template of
+    several choices): a forced move is no decision to judge."""
+    if len(legal) > 1:
+        return True
+    entry = legal[0] if legal else {}
+    if entry.get("act") == "exchange":
+        return True
+    return "choose" in entry and len(entry.get("from", ())) > entry["choose"]
+
+
+def choices(
+    record: dict[str, Any],
+    seats: Iterable[int],
+    made: Iterable[int] | None = None,
+    *,
+    n_deals: int | None = None,
+) -> int:
+    """How many of `decisions` left the person a choice: 0 means there is nothing to analyse
+    (the server then answers at once, without a job). One replay per deal."""
+    todo: dict[int, set[int]] = {}
+    for k, j, _seat in decisions(record, seats, made):
+        todo.setdefault(k, set()).add(j)
+    found = 0
+    for k, wanted in todo.items():
+        match = replay_record(_cut(record, k, 0), n_deals=max(n_deals or 0, len(record["deals"])))
+        for j, action in enumerate(record["deals"][k].get("actions", [])):
+            if j in wanted and has_choice(match.legal(action.get("seat"))):
+                found += 1
+            match.apply(action.get("seat"), action)
+    return found
 
 
 def judge(
@@ -140,8 +184,8 @@ def judge(
     if taken_value is None:
         return None  # not among what the evaluator compared (cannot be judged)
     best_action, best_value = max(means, key=lambda m: m[1])
-    loss = max(0.0, best_value - taken_value)
-    mark = classify(pos.game, loss)
+    gap = max(0.0, best_value - taken_value)
+    mark = classify(pos.game, gap)
     return {
         "deal": k,
         "index": j,
@@ -150,7 +194,10 @@ def judge(
         "taken_value": round(taken_value, 3),
         "best": _plain(best_action) if mark else _plain(taken),
         "best_value": round(best_value, 3),
-        "loss": round(loss, 3),
+        # What the decision cost: the gap when marked, else 0 (as good as the best, within the
+        # search's noise); `gap` keeps the evaluator's raw difference.
+        "loss": round(gap, 3) if mark else 0.0,
+        "gap": round(gap, 3),
         "mark": mark,
         "candidates": len(means),
         "dd_loss": None,
@@ -189,26 +236,38 @@ def _solvable(solver: Any, match: Any) -> bool:
     return bool(rules.in_play(match)) and rules.cards_left(match) <= DD_CARDS
 
 
-def _play_starts(record: dict[str, Any], k: int, solver: Any) -> tuple[Any, int] | None:
+def _play_starts(record: dict[str, Any], k: int, solver: Any) -> tuple[Any, int, int] | None:
     """Deal `k`'s match at the start of the first trick the solver is asked about (`DD_CARDS`
-    cards left), and how many cards each hand holds there; None: no such position."""
+    cards left), how many cards each hand holds there, and that trick's number in the deal's
+    play (from 1); None: no such position."""
     actions = record["deals"][k].get("actions", [])
+    full = None  # the cards in a hand when the play began
     for j in range(len(actions) + 1):
         match = replay_record(_cut(record, k, j))
         if match.finished or match.deal_no != k:
             return None
-        if _solvable(solver, match) and not any(getattr(match, "trick", None) or ()):
-            return match, solver.game_solver(match).cards_left(match)
+        try:
+            rules = solver.game_solver(match)
+        except KeyError:
+            return None
+        if not rules.in_play(match):
+            continue
+        left = rules.cards_left(match)
+        full = left if full is None else full
+        if left <= DD_CARDS and not any(getattr(match, "trick", None) or ()):
+            return match, left, full - left + 1
     return None
 
 
 def double_dummy(
     record: dict[str, Any], entries: list[dict[str, Any]], seats: Iterable[int]
 ) -> dict[int, dict[int, dict[str, float]]]:
-    """The one place the double-dummy solver is read. Per deal and seat: what best play with
-    every card known would have made from the start of the last `tricks` tricks (`DD_CARDS`;
-    `best`) against what the seat made (`made`); and each judged card's `dd_loss` (the best
-    card's value - the taken one's) filled in. A value the solver cannot give stays None."""
+    """The one place the double-dummy solver is read. Per deal and seat: with every card open
+    from trick `from_trick` on (the last `tricks` tricks, `DD_CARDS`), the most the seat could
+    be sure of against all the others playing together (`best`: the solver is paranoid, so it
+    may be below what the seat made against real opponents) and what it made (`made`); and each
+    judged card's `dd_loss` (the best card's value - the taken one's) filled in. A value the
+    solver cannot give stays None."""
     solver = _solver()
     nodes = {"max_nodes": DD_MAX_NODES}
     for entry in entries:
@@ -228,7 +287,7 @@ def double_dummy(
         found = _play_starts(record, k, solver)
         if found is None or k >= len(final.results):
             continue
-        start, cards = found
+        start, cards, trick = found
         for s in seats:
             best = _dd(lambda m=start, s=s: solver.solve(m, s, **nodes))
             if best is not None:
@@ -237,13 +296,14 @@ def double_dummy(
                     "best": round(float(best), 3),
                     "made": made,
                     "tricks": cards,
+                    "from_trick": trick,
                 }
     return out
 
 
 # ------------------------------------------------------------------ the whole record
 def accuracy(entries: list[dict[str, Any]]) -> float | None:
-    """The share of a seat's judged decisions that are not marked, in percent."""
+    """The share of a seat's judged decisions that cost nothing (not marked), in percent."""
     if not entries:
         return None
     return round(100.0 * sum(1 for e in entries if e["mark"] is None) / len(entries), 1)
@@ -257,14 +317,16 @@ def analyse(
     seed: int | str = 0,
     progress: Callable[[int, int], None] | None = None,
     n_deals: int | None = None,
+    made: Iterable[int] | None = None,
 ) -> dict[str, Any]:
     """Every decision of `seats` in the (finished) `record`, judged; per deal and seat the losses
     and marks, per seat the accuracy. JSON-ready. `n_deals`: the match's length (each decision
-    is seen as in the match it was made in)."""
+    is seen as in the match it was made in); `made`: the record's places of the actions a person
+    chose (`decisions`), all of the seats' when None."""
     seats = sorted(set(seats))
     match = replay_record(record, n_deals=n_deals)
     game = match.GAME
-    todo = decisions(record, seats)
+    todo = decisions(record, seats, made)
     entries = []
     for n, (k, j, _seat) in enumerate(todo):
         entry = judge(record, k, j, iterations=iterations, seed=seed, n_deals=n_deals)
@@ -302,7 +364,8 @@ def analyse(
         "iterations": iterations,
         "scale": scale(game),
         "thresholds": {m: round(share * scale(game), 3) for m, share in THRESHOLDS},
-        "double_dummy": True,  # read by the replay page: the result has the solver's part
+        # Read by the replay page: whether the game has a solver (else no double-dummy line).
+        "double_dummy": _has_solver(match),
         "decisions": entries,
         "deals": deals,
         "players": players,
@@ -318,4 +381,48 @@ def analyse_job(work: dict[str, Any]) -> dict[str, Any]:
         iterations=work["iterations"],
         seed=work["seed"],
         n_deals=work.get("n_deals"),
+        made=work.get("made"),
     )
+
+
+def _has_solver(match: Any) -> bool:
+    try:
+        _solver().game_solver(match)
+    except KeyError:
+        return False
+    return True
+
+
+def upgrade(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored result as this version reads it: version 1 counted the gap of unmarked
+    decisions as a loss; here they cost 0 and the totals add up the marked ones."""
+    if result.get("version", 1) >= VERSION:
+        return result
+    entries = [
+        {**e, "gap": e.get("gap", e["loss"]), "loss": e["loss"] if e.get("mark") else 0.0}
+        for e in result.get("decisions", [])
+    ]
+
+    def lost(keep: Callable[[dict[str, Any]], bool]) -> float:
+        return round(sum(e["loss"] for e in entries if keep(e)), 3)
+
+    deals = [
+        {
+            **d,
+            "seats": {
+                s: {
+                    **v,
+                    "loss": lost(
+                        lambda e, k=d["deal"], s=s: e["deal"] == k and str(e["seat"]) == s
+                    ),
+                }
+                for s, v in d["seats"].items()
+            },
+        }
+        for d in result.get("deals", [])
+    ]
+    players = {
+        s: {**p, "loss": lost(lambda e, s=s: str(e["seat"]) == s)}
+        for s, p in result.get("players", {}).items()
+    }
+    return {**result, "version": VERSION, "decisions": entries, "deals": deals, "players": players}

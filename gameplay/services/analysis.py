@@ -18,16 +18,19 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 
 from gameplay import queue
-from gameplay.models import Seat, Table, TableAnalysis
+from gameplay.models import Action, Seat, Table, TableAnalysis
 from gameplay.services import analysts
 from gameplay.services import replay as replays
 from games import analysis as evaluator
+from games import registry
 from games.core import replay as steps
+from games.core.errors import RecordError
 
 logger = logging.getLogger(__name__)
 
@@ -61,12 +64,53 @@ def _throttled(user: Any) -> bool:
     return used >= settings.GAMEPLAY_ANALYSIS_PER_HOUR
 
 
+def _people(table: Table) -> tuple[list[int], list[int]]:
+    """The seats of people (a resigned one too) that made a decision, and the record's places
+    (from 0) of the actions they chose themselves: the log's `player` actions, not a bot's
+    after a resignation nor a timeout's default. One query."""
+    people = Seat.objects.filter(table_id=table.id).filter(
+        Q(bot="") | Q(resigned_user__isnull=False)
+    )
+    made = Action.objects.filter(
+        table_id=table.id, kind=Action.Kind.PLAYER, seat__in=Subquery(people.values("number"))
+    ).values_list("seat", "seq")
+    rows = list(made)
+    return sorted({seat for seat, _ in rows}), [seq - 1 for _, seq in rows]
+
+
+def has_decision(table: Table) -> bool:
+    """Whether a person made a decision at the table with something to choose: without one
+    there is nothing to analyse (no job, no quota)."""
+    seats, made = _people(table)
+    if not seats or not made:
+        return False
+    try:
+        record = replays.record_of(table)
+        return evaluator.choices(record, seats, made, n_deals=table.n_deals) > 0
+    except RecordError:  # a record that does not replay: the job says so (failed), not the page
+        logger.warning("table %s: its record does not replay", table.id)
+        return True
+
+
+def _nothing(table: Table) -> dict[str, Any]:
+    """The result of a table with no decision of a person: kept like a done analysis, so the
+    page says so and nobody is offered to ask again."""
+    return {"version": evaluator.VERSION, "game": table.game, "nothing": True, "decisions": []}
+
+
 def request(table: Table, user: Any) -> TableAnalysis:
     """Queue the table's analysis unless it is done or under way (then the row as it is).
-    `Throttled` when the account is over its hourly limit."""
+    A table without a decision of a person is answered at once (`_nothing`) without counting
+    against the account. `Throttled` when the account is over its hourly limit."""
     with transaction.atomic():
         row = TableAnalysis.objects.select_for_update().filter(table_id=table.id).first()
         if row is not None and not _stale(row):
+            return row
+        if not has_decision(table):
+            row = row or TableAnalysis(table_id=table.id)
+            row.status = TableAnalysis.Status.DONE
+            row.result, row.summary, row.requested_by = _nothing(table), {}, None
+            row.save()
             return row
         if _throttled(user):
             raise Throttled(
@@ -108,14 +152,11 @@ def job(table_id: str) -> dict[str, Any] | None:
     if not _claim(table_id):
         return None
     table = Table.objects.defer("state").get(pk=table_id)
-    people = list(
-        Seat.objects.filter(table_id=table_id, bot="")
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
+    people, made = _people(table)
     return {
         "record": replays.record_of(table),
         "seats": people,
+        "made": made,
         "iterations": settings.GAMEPLAY_ANALYSIS_ITERATIONS,
         "seed": table_id,
         "n_deals": table.n_deals,
@@ -160,24 +201,114 @@ def run(table_id: str) -> bool:
 
 # ------------------------------------------------------------------ what a viewer reads
 def _best_label(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    template, params = steps.action_label({**entry["best"], "seat": entry["seat"]})
+    template, params = steps.proposal_label({**entry["best"], "seat": entry["seat"]})
     return steps.label_parts(gettext(template), params)
 
 
+def _number(x: float, places: int | None = None) -> str:
+    """A number in the reader's language: at most two decimals, or `places` exactly."""
+    if places is not None:
+        return number_format(x, places)
+    x = round(x, 2) + 0.0  # + 0.0: no "-0"
+    return number_format(int(x) if x.is_integer() else x)
+
+
+def amount(game: str, x: float) -> str:
+    """`x` payout units of `game` in words: "21,2 Strafpunkte", "1 trick", "0.55 tricks" (the
+    game's `PAYOUT_UNIT`). A fraction takes the plural form, as in every language served."""
+    singular, plural = registry.get_game(game).engine.PAYOUT_UNIT
+    x = round(x, 2)
+    count = int(x) if float(x).is_integer() else 2
+    return ngettext(singular, plural, abs(count)) % {"n": _number(x)}
+
+
+def _texts(result: dict[str, Any]) -> dict[str, Any]:
+    """The result with the figures a person reads, worded in the reader's language (units,
+    plurals, decimals); `%(who)s` stays for the page, which names the seats."""
+    game = result["game"]
+    who = {"who": "%(who)s"}
+    out = dict(result)
+    entries = []
+    for e in result["decisions"]:
+        e = dict(e)
+        if e.get("mark"):
+            e["best_label"] = _best_label(e)
+            e["cost_text"] = gettext("costs %(cost)s on average") % {
+                "cost": amount(game, e["loss"])
+            }
+        if e.get("dd_loss"):
+            e["dd_text"] = gettext("With all cards open: %(cost)s below the best card") % {
+                "cost": amount(game, e["dd_loss"])
+            }
+        entries.append(e)
+    out["decisions"] = entries
+    deals = []
+    for d in result.get("deals", []):
+        seats = {}
+        for seat, v in d["seats"].items():
+            v = dict(v)
+            v["loss_text"] = gettext(
+                "This deal, %(who)s: ?! %(i)s · ? %(m)s · ?? %(b)s — lost %(cost)s to them"
+            ) % {**who, "cost": amount(game, v["loss"]), **_counts(v["marks"])}
+            dd = v.get("dd")
+            if dd:
+                v["dd_text"] = gettext(
+                    "With all cards open from trick %(trick)s on, the most %(who)s could be sure"
+                    " of against all the others together: %(best)s; made: %(made)s"
+                ) % {
+                    **who,
+                    "trick": dd.get("from_trick", "?"),
+                    "best": amount(game, dd["best"]),
+                    "made": amount(game, dd["made"]),
+                }
+            elif result.get("double_dummy") and v.get("decisions"):
+                v["dd_text"] = gettext(
+                    "With all cards open: not worked out for this deal (too many cards left to"
+                    " search)."
+                )
+            seats[seat] = v
+        deals.append({**d, "seats": seats})
+    out["deals"] = deals
+    players = {}
+    for seat, p in result.get("players", {}).items():
+        pct = "\u2013" if p["accuracy"] is None else f"{_number(p['accuracy'], 1)} %"
+        match_line = gettext(
+            "Whole match, %(who)s: accuracy %(pct)s — ?! %(i)s · ? %(m)s · ?? %(b)s — lost"
+            " %(cost)s to them"
+        )
+        players[seat] = {
+            **p,
+            "accuracy_text": pct,
+            "text": match_line
+            % {**who, "pct": pct, "cost": amount(game, p["loss"]), **_counts(p["marks"])},
+        }
+    out["players"] = players
+    return out
+
+
+def _counts(marks: dict[str, int]) -> dict[str, int]:
+    return {"i": marks["inaccuracy"], "m": marks["mistake"], "b": marks["blunder"]}
+
+
 def state(table: Table, user: Any = None) -> dict[str, Any]:
-    """The analysis as the replay page reads it: its status, and once done the result with the
-    better decision's label in the reader's language. `may_request`: whether this reader may
-    ask for it (again)."""
+    """The analysis as the replay page reads it: its status, and once done the result worded in
+    the reader's language (`_texts`). `may_request`: whether this reader may ask for it
+    (again); `nothing`: the table has no decision of a person, there is nothing to analyse."""
     row = TableAnalysis.objects.filter(table_id=table.id).first()
     status = "none" if row is None else row.status
     out: dict[str, Any] = {"status": status}
     if row is not None and row.status == TableAnalysis.Status.DONE and row.result:
-        result = dict(row.result)
-        result["decisions"] = [
-            {**e, "best_label": _best_label(e)} if e.get("mark") else e for e in result["decisions"]
-        ]
-        out["result"] = result
-    out["may_request"] = (row is None or _stale(row)) and may_request(table, user)
+        result = evaluator.upgrade(row.result)
+        if result.get("nothing") or not result["decisions"]:
+            out["nothing"] = True
+        else:
+            out["result"] = _texts(result)
+    may = (row is None or _stale(row)) and may_request(table, user)
+    if may and row is None and not has_decision(table):
+        may, out["nothing"] = False, True
+    if out.get("nothing"):
+        out["detail"] = gettext("Nothing to analyse: no decision of a person at this table.")
+    out["may_request"] = may
     return out
 
 
@@ -185,7 +316,7 @@ def accuracies(user_id: int, limit: int = 20) -> list[dict[str, Any]]:
     """The account's accuracy per analysed public game, newest first (the player page)."""
     rows = (
         Seat.objects.filter(
-            user_id=user_id,
+            Q(user_id=user_id) | Q(resigned_user_id=user_id),
             table__analysis__status=TableAnalysis.Status.DONE,
             table__allow_spectators=True,
             table__private=False,

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from games.core import commitment as commit
 from games.core.cards import Deck, deal_chunks, seeded_rng
 from games.core.errors import EngineError, EngineFault, IllegalAction, VariantError
+from games.core.hints import ngettext_lazy
 from games.core.sheet_rules import SheetRules
 from games.core.variants import Flag, resolve_variant
 
@@ -164,6 +165,11 @@ class Match:
     # The Match table's legend, English (marked for translation): ``unit`` (what a score
     # counts, "penalty points"), ``score``, ``payout`` (what a deal's figures mean), ``winner``
     LEGEND: ClassVar[dict[str, str]] = {}
+    # A payout as the game analysis names it, singular and plural with the number as %(n)s
+    # (docs/bots.md, "Game analysis"); a game with its own unit (tricks, penalty points) sets it.
+    PAYOUT_UNIT: ClassVar[tuple[str, str]] = ngettext_lazy(
+        "%(n)s payout point", "%(n)s payout points"
+    )
     SEATS: ClassVar[int] = 3
     FLAGS: ClassVar[tuple[Flag, ...]] = ()
     SIGNALS: ClassVar[bool] = False  # does any action of this game carry a ``signal``

@@ -31,6 +31,13 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+def ngettext_lazy(singular: str, plural: str, number: int | str = "n") -> tuple[str, str]:
+    """Mark a singular and plural pair for translation: `makemessages` extracts this name
+    (`ngettext_lazy:1,2`); the pair stays English here and is translated, with the number's
+    plural form, where a person reads it (the games import no Django)."""
+    return (singular, plural)
+
+
 def check_hints(hints: dict[str, str]) -> None:
     """Raise ``ValueError`` for a malformed key or an empty text (a bug in an engine's table)."""
     for key, text in hints.items():

@@ -65,6 +65,29 @@ LABELS: dict[str, str] = {
     "re": gettext_noop("%(who)s says re"),
     "": gettext_noop("%(who)s: %(act)s"),  # an act this table does not know (yet)
 }
+# The same actions as a proposal (the game analysis's better decision, docs/bots.md "Game
+# analysis"): what the seat could do instead, never what happened, in every language.
+PROPOSALS: dict[str, str] = {
+    "play": gettext_noop("play %(card)s"),
+    "play+signal": gettext_noop("lead %(card)s, signalling %(signal)s"),
+    "commit": gettext_noop("commit %(card)s face down"),
+    "pass": gettext_noop("pass"),
+    "bid+contract": gettext_noop("bid %(contract)s"),
+    "bid+tricks": gettext_noop("bid %(tricks)s tricks"),
+    "bid": gettext_noop("bid"),
+    "call": gettext_noop("call %(card)s"),
+    "discard": gettext_noop("discard %(cards)s"),
+    "exchange": gettext_noop("discard %(cards)s"),
+    "exchange+give": gettext_noop("discard %(cards)s and give %(card)s back"),
+    "give": gettext_noop("give %(cards)s to %(to)s"),
+    "trump": gettext_noop("name %(suit)s trump"),
+    "grand_hand": gettext_noop("announce a Grand Hand"),
+    "pickup": gettext_noop("pick up the skat"),
+    "push": gettext_noop("push the skat on"),
+    "kontra": gettext_noop("say kontra"),
+    "re": gettext_noop("say re"),
+    "": gettext_noop("%(act)s"),
+}
 # Said of a deal's start, before its first action.
 DEALT = gettext_noop("%(who)s deals")
 
@@ -100,6 +123,13 @@ def action_label(action: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]]
     if key == "":
         params["act"] = {"text": str(act)}
     return LABELS[key], params
+
+
+def proposal_label(action: dict[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]:
+    """`action_label` worded as a proposal (`PROPOSALS`): the analysis's better decision."""
+    template, params = action_label(action)
+    key = next(k for k, v in LABELS.items() if v == template)
+    return PROPOSALS[key], params
 
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")

@@ -35,7 +35,7 @@ from games.core.base import (
 )
 from games.core.cards import ITALIAN40, SUIT_NAMES, Deck
 from games.core.errors import EngineFault, IllegalAction
-from games.core.hints import gettext_noop
+from games.core.hints import gettext_noop, ngettext_lazy
 from games.core.sheet_rules import GridField, SheetError, SheetRules, seat
 from games.core.variants import Flag
 
@@ -379,6 +379,8 @@ class MediatoreMatch(Match):
         "Bid a contract and take at least 6 of the 11⅔ points, "
         "with your partner or alone — or stop the declarer doing it."
     )
+    # A payout as the game analysis names it (docs/bots.md, "Game analysis")
+    PAYOUT_UNIT = ngettext_lazy("%(n)s point", "%(n)s points")
     # The Match table's legend: what a deal's score and payout mean, who wins (English)
     LEGEND = {
         "unit": gettext_noop("points"),

@@ -33,7 +33,7 @@ from games.core.base import (
 )
 from games.core.cards import FRENCH32, SUIT_NAMES, Deck
 from games.core.errors import EngineFault, IllegalAction
-from games.core.hints import gettext_noop
+from games.core.hints import gettext_noop, ngettext_lazy
 from games.core.sheet_rules import FULL, SCORES, GridField, SheetError, SheetRules, ints
 from games.core.variants import Flag
 
@@ -551,6 +551,8 @@ class SchieberamschMatch(Match):
         "Take as few card points as you can: the lowest penalty wins, "
         "and every push of the skat doubles the stakes."
     )
+    # A payout as the game analysis names it (docs/bots.md, "Game analysis")
+    PAYOUT_UNIT = ngettext_lazy("%(n)s penalty point", "%(n)s penalty points")
     # The Match table's legend: what a deal's score and payout mean, who wins (English)
     LEGEND = {
         "unit": gettext_noop("penalty points"),

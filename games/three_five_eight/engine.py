@@ -30,7 +30,7 @@ from games.core.base import (
 )
 from games.core.cards import FRENCH51, FRENCH52, SUIT_NAMES, Deck
 from games.core.errors import EngineFault, IllegalAction, VariantError
-from games.core.hints import gettext_noop
+from games.core.hints import gettext_noop, ngettext_lazy
 from games.core.sheet_rules import GridField, SheetError, SheetRules, ints, seat
 from games.core.variants import Flag
 
@@ -378,6 +378,8 @@ class ThreeFiveEightMatch(Match):
         "Take your target of tricks (dealer 8, left 5, right 3): "
         "each trick over it wins a point, each trick short loses one."
     )
+    # A payout as the game analysis names it (docs/bots.md, "Game analysis")
+    PAYOUT_UNIT = ngettext_lazy("%(n)s trick", "%(n)s tricks")
     # The Match table's legend: what a deal's score and payout mean, who wins (English)
     LEGEND = {
         "unit": gettext_noop("tricks"),

@@ -218,14 +218,14 @@
     if (!result || p === 0) return null;
     return result.decisions.find((e) => e.deal === k && e.index === p - 1) || null;
   };
-  const points = (x) => (Math.round(x * 100) / 100).toLocaleString(document.documentElement.lang || undefined);
 
   function markNode(entry) {
     return h("span", { class: `analysis-mark ${entry.mark}`, title: S[entry.mark] || entry.mark, dataset: { mark: entry.mark } }, SYMBOL[entry.mark]);
   }
 
-  // The double-dummy loss of a card (games.core.solver, where it could be computed).
-  const ddLine = (entry) => (entry.dd_loss ? h("p", { class: "muted", dataset: { ddLoss: String(entry.dd_loss) } }, fmt(S.ddLoss, { points: points(entry.dd_loss) })) : null);
+  // The double-dummy loss of a card (games.core.solver, where it could be computed), worded by
+  // the server in the game's unit.
+  const ddLine = (entry) => (entry.dd_text ? h("p", { class: "muted analysis-dd", dataset: { ddLoss: String(entry.dd_loss) } }, entry.dd_text) : null);
 
   function drawAnalysis() {
     const form = $("analyse-form");
@@ -240,6 +240,7 @@
     if (!result) {
       fill(stepBox);
       fill(dealBox);
+      hideIfEmpty();
       return;
     }
     const entry = markAt(deal, pos);
@@ -256,23 +257,24 @@
           " ",
           labelNode(entry.best_label),
           " · ",
-          fmt(S.cost, { points: points(entry.loss) }),
+          h("span", { class: "analysis-cost" }, entry.cost_text),
         ),
         ddLine(entry),
       );
     } else if (entry) {
       fill(stepBox, h("p", { class: "muted" }, S.goodMove), ddLine(entry));
     } else fill(stepBox);
-    // The deal: per person, the points lost, the double-dummy result, the marks to jump to.
+    // The whole match per person, then this deal: its marks and what they cost (they add up to
+    // the marked decisions' costs), the double-dummy line, the marks to jump to.
     const rows = [];
     const here = result.deals[deal];
     for (const [seat, p] of Object.entries(result.players)) {
       const who = M.seatName(Number(seat));
-      rows.push(h("p", { dataset: { accuracy: String(seat) } }, fmt(S.accuracy, { who, pct: p.accuracy == null ? "–" : `${points(p.accuracy)} %`, i: p.marks.inaccuracy, m: p.marks.mistake, b: p.marks.blunder })));
+      rows.push(h("p", { class: "analysis-match", dataset: { accuracy: String(seat) } }, fmt(p.text, { who })));
       const mine = here && here.seats[seat];
       if (mine) {
-        rows.push(h("p", { class: "muted" }, fmt(S.dealAnalysis, { who, points: points(mine.loss) })));
-        if (mine.dd) rows.push(h("p", { class: "muted" }, fmt(S.doubleDummy, { who, best: points(mine.dd.best), made: points(mine.dd.made) })));
+        rows.push(h("p", { class: "analysis-this-deal", dataset: { dealLoss: String(seat) } }, fmt(mine.loss_text, { who })));
+        if (mine.dd_text) rows.push(h("p", { class: "muted", dataset: { doubleDummy: String(seat) } }, fmt(mine.dd_text, { who })));
       }
     }
     const marked = result.decisions.filter((e) => e.deal === deal && e.mark);
@@ -290,24 +292,36 @@
       );
     }
     fill(dealBox, rows);
+    hideIfEmpty();
   }
 
+  // The analysis box shows only when it has something: the button, a status, a hint, a result.
+  function hideIfEmpty() {
+    const box = $("analysis");
+    if (!box) return;
+    const form = $("analyse-form");
+    const shown = (form && !form.hidden) || $("analysis-hint") || $("analysis-status").textContent || $("analysis-deal").childNodes.length;
+    box.hidden = !shown;
+  }
+
+  // One status request at a time, every 3 s, until the job is done or failed.
+  const POLL_MS = 3000;
   function poll() {
     if (polling) return;
-    polling = window.setInterval(() => {
+    const once = () => {
       fetch(cfg.analysisUrl + (token ? `?token=${encodeURIComponent(token)}` : ""), { credentials: "same-origin", headers: { Accept: "application/json" } })
         .then((r) => (r.ok ? r.json() : null))
+        .catch(() => null)
         .then((data) => {
-          if (!data) return;
-          analysis = data;
-          if (data.status !== "queued" && data.status !== "running") {
-            window.clearInterval(polling);
-            polling = null;
+          if (data) {
+            analysis = data;
+            draw();
           }
-          draw();
-        })
-        .catch(() => {});
-    }, 1500);
+          if (data && data.status !== "queued" && data.status !== "running") polling = null;
+          else polling = window.setTimeout(once, POLL_MS);
+        });
+    };
+    polling = window.setTimeout(once, POLL_MS);
   }
 
   function requestAnalysis(event) {
@@ -373,6 +387,7 @@
   window.medianaReplay = {
     position: () => ({ deal, step: pos, failed }),
     analysis: () => analysis,
+    polling: () => polling !== null,
     atEnd,
   };
 

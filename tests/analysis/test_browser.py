@@ -138,16 +138,28 @@ def test_a_blunder_made_on_purpose_is_marked(server, signed_in, game):
     mark = page.locator("#analysis-step .analysis-mark.blunder")
     assert mark.inner_text() == "??"
     step = page.inner_text("#analysis-step")
-    assert "Blunder" in step and "Better:" in step and "points on average" in step
+    assert "Blunder" in step and "Better would be:" in step and "on average" in step
+    if game == "three_five_eight":  # a cost in the game's own payout unit
+        assert "trick" in page.inner_text("#analysis-step .analysis-cost")
     assert page.locator("#replay-label .analysis-mark.blunder").count() == 1
     assert page.locator("#analyse-form").is_hidden()  # done: nothing to ask for again
     assert page.locator("[data-accuracy='0']").is_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{game}-desktop.png"), full_page=True)
-    # At a phone's width the analysis fits the screen.
+    # At a phone's width the analysis fits the screen, and scrolled down to the hands the
+    # step's mark and its explanation stay in sight (inside the sticky controls).
     page.set_viewport_size(PHONE)
     box = page.locator("#analysis").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1
     page.screenshot(path=str(SHOTS / f"{game}-phone.png"), full_page=True)
+    page.locator("#replay-hands").scroll_into_view_if_needed()
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 300")
+    explained = page.locator("#analysis-step .analysis-cost").bounding_box()
+    controls = page.locator("#replay-controls").bounding_box()
+    assert explained["y"] >= 0 and explained["y"] + explained["height"] <= PHONE["height"]
+    assert controls["y"] <= explained["y"] <= controls["y"] + controls["height"]
+    assert controls["height"] < PHONE["height"] / 3  # the controls leave the page room
+    page.screenshot(path=str(SHOTS / f"{game}-phone-scrolled.png"))
     page.close()
     assert errors == []

@@ -109,4 +109,69 @@ def test_the_double_dummy_part_is_read_in_one_place(monkeypatch):
         "best": 5.0,
         "made": float(made),
         "tricks": analysis.DD_CARDS,
+        "from_trick": 10 - analysis.DD_CARDS + 1,  # the last 6 of Schieberamsch's 10 tricks
     }
+
+
+def test_only_the_decisions_a_person_made_and_had_a_choice_in():
+    record = played("schieberamsch", 4)
+    actions = record["deals"][0]["actions"]
+    seat = actions[0]["seat"]
+    everything = analysis.decisions(record, [seat])
+    assert analysis.decisions(record, [seat], made=[]) == []
+    assert analysis.decisions(record, [seat], made=[0]) == [(0, 0, seat)]
+    assert analysis.choices(record, [seat], [0]) == 1  # Grand Hand or not: a choice
+    # A hand's last card is forced: nothing to analyse.
+    last = len(actions) - 1
+    assert analysis.choices(record, [actions[last]["seat"]], [last]) == 0
+    assert analysis.choices(record, [seat], []) == 0
+    assert 0 < analysis.choices(record, [seat]) < len(everything)
+
+
+def test_an_unmarked_decision_costs_nothing_and_the_totals_add_up_the_marks():
+    record = played("schieberamsch", 4)
+    result = analysis.analyse(record, [0, 1, 2], iterations=4, seed="x")
+    entries = result["decisions"]
+    assert entries
+    for entry in entries:
+        assert entry["gap"] >= 0
+        if entry["mark"] is None:
+            assert entry["loss"] == 0.0  # as good as the best, within the search's noise
+        else:
+            assert entry["loss"] == entry["gap"] > 0
+    for seat, player in result["players"].items():
+        mine = [e for e in entries if str(e["seat"]) == seat]
+        marked = [e for e in mine if e["mark"]]
+        assert player["loss"] == pytest.approx(sum(e["loss"] for e in marked), abs=1e-6)
+        free = sum(1 for e in mine if e["loss"] == 0)
+        assert player["accuracy"] == round(100 * free / len(mine), 1)
+        deal = result["deals"][0]["seats"][seat]
+        assert deal["loss"] == pytest.approx(player["loss"], abs=1e-6)
+
+
+def test_a_stored_first_version_result_reads_as_this_one():
+    old = {
+        "version": 1,
+        "decisions": [
+            {"deal": 0, "index": 1, "seat": 0, "loss": 3.4, "mark": None},
+            {"deal": 0, "index": 4, "seat": 0, "loss": 21.2, "mark": "blunder"},
+        ],
+        "deals": [{"deal": 0, "seats": {"0": {"loss": 24.6, "marks": {}}}}],
+        "players": {"0": {"loss": 24.6, "accuracy": 50.0}},
+    }
+    new = analysis.upgrade(old)
+    assert [e["loss"] for e in new["decisions"]] == [0.0, 21.2]
+    assert new["decisions"][0]["gap"] == 3.4
+    assert new["deals"][0]["seats"]["0"]["loss"] == 21.2
+    assert new["players"]["0"]["loss"] == 21.2 and new["version"] == analysis.VERSION
+
+
+@pytest.mark.parametrize("game", ["saichugen", "three_five_eight"])
+def test_the_double_dummy_line_names_the_trick_it_starts_from(game):
+    record = played(game, 3)
+    found = analysis.double_dummy(record, [], [0])  # no crash on a game's own trick state
+    for seats in found.values():
+        for line in seats.values():
+            assert line["from_trick"] >= 1 and line["tricks"] <= analysis.DD_CARDS
+    if game == "three_five_eight":
+        assert found[0][0]["from_trick"] == 16 - found[0][0]["tricks"] + 1  # 16 tricks a deal

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from gameplay.models import TableAnalysis
+from gameplay.models import Seat, TableAnalysis
 from league.models import Player
 from tests.gameplay.conftest import make_table, make_users
 from tests.replay.conftest import play_out
@@ -23,7 +23,10 @@ def url(table) -> str:
 
 
 def config(client, table) -> dict:
-    html = client.get(reverse("gameplay:replay", args=[table.id])).content.decode()
+    return config_of(client.get(reverse("gameplay:replay", args=[table.id])).content.decode())
+
+
+def config_of(html: str) -> dict:
     start = html.index('<script id="table-config" type="application/json">')
     return json.loads(html[start:].split(">", 1)[1].split("</script>", 1)[0])
 
@@ -110,6 +113,9 @@ def test_the_throttle_counts_per_account(
     assert "2 analyses in the last hour" in refused.json()["detail"]
     form = client.post(url(tables[2]))  # the page's form without JavaScript
     assert form.status_code == 429 and b"try again later" in form.content
+    page = form.content.decode()  # a page of the site, with the way back to the replay
+    assert "<header" in page and "text/html" in form["Content-Type"]
+    assert f'href="{reverse("gameplay:replay", args=[tables[2].id])}"' in page
     assert not TableAnalysis.objects.filter(table=tables[2]).exists()
     # Another account has its own allowance.
     client.force_login(people[1])
@@ -222,3 +228,41 @@ def test_the_job_never_runs_in_the_request(
     assert analyse_table(table.id) is True
     assert TableAnalysis.objects.get(table=table).status == "done"
     assert analyse_table(table.id) is False  # done: nothing queued to claim
+
+
+@pytest.mark.django_db
+def test_who_may_not_ask_sees_no_empty_box(client, people):
+    public = finished(people, public=True)
+    private = finished(make_users("dora", "emil", "fritz"), public=False)
+    replay = reverse("gameplay:replay", args=[public.id])
+    # A visitor of a public table: one line that says how to ask.
+    html = client.get(replay).content.decode()
+    assert 'id="analysis-hint"' in html and "Log in to ask for an analysis." in html
+    assert '<section id="analysis" class="analysis" aria-label="Analysis">' in html
+    # Signed in, a player: the button, no hint.
+    client.force_login(people[0])
+    html = client.get(replay).content.decode()
+    assert 'id="analysis-hint"' not in html and 'id="analyse"' in html
+    # A private table's replay (by a seat's link) for an account not at it: no box at all.
+    token = Seat.objects.get(table=private, number=0).token
+    address = reverse("gameplay:replay", args=[private.id]) + f"?token={token}"
+    response = client.get(address)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert config_of(html)["analysis"]["may_request"] is False
+    assert '<section id="analysis" class="analysis" aria-label="Analysis" hidden>' in html
+
+
+@pytest.mark.django_db
+def test_one_accuracy_format_on_the_replay_and_the_player_page(
+    client, people, django_capture_on_commit_callbacks
+):
+    player = Player.objects.create(name="ana", user=people[0])
+    table = finished(people)
+    client.force_login(people[0])
+    assert ask(client, table, django_capture_on_commit_callbacks).status_code == 202
+    accuracy = TableAnalysis.objects.get(table=table).summary["0"]["accuracy"]
+    shown = client.get(url(table)).json()["result"]["players"]["0"]["accuracy_text"]
+    assert shown == f"{accuracy:.1f} %"
+    html = client.get(reverse("league:player", args=[player.pk])).content.decode()
+    assert f'<td class="nowrap">{accuracy:.1f} %</td>' in html  # never broken across lines

@@ -130,7 +130,8 @@ def test_two_players_and_a_spectator_chat(server, browser, screenshots):
         ben.locator("#chat-input").scroll_into_view_if_needed()
         on_top = ben.evaluate(
             """() => { const r = document.querySelector('#chat-input').getBoundingClientRect();
-                       const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                       const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                       const top = document.elementFromPoint(x, y);
                        return top && top.id; }"""
         )
         assert on_top == "chat-input"
