@@ -117,14 +117,21 @@ def test_the_site_installs_and_shows_a_pushed_notice(phone_push, push_server, sc
         "ServiceWorker.deliverPushMessage",
         {"origin": url, "registrationId": registration["registrationId"], "data": json.dumps(push)},
     )
-    shown = page.wait_for_function(
-        """async () => {
-            const reg = await navigator.serviceWorker.ready;
-            const list = await reg.getNotifications();
-            if (!list.length) return null;
-            return {title: list[0].title, body: list[0].body, url: list[0].data.url};
-        }"""
-    ).json_value()
+    # wait_for_function would take the pending promise of an async predicate as truthy and
+    # answer null when the worker is slower than the first poll: poll from here instead.
+    shown = None
+    for _ in range(100):
+        shown = page.evaluate(
+            """async () => {
+                const reg = await navigator.serviceWorker.ready;
+                const list = await reg.getNotifications();
+                if (!list.length) return null;
+                return {title: list[0].title, body: list[0].body, url: list[0].data.url};
+            }"""
+        )
+        if shown:
+            break
+        page.wait_for_timeout(100)
     assert shown == {"title": push["title"], "body": push["body"], "url": f"{url}/notices/"}
 
     # The same notice as the site shows it (the bell, the notices page), made by the server.
