@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/versus_revision.py --rev d21c949 [--games schieberamsch,mediatore]
         [--level strong] [--deals 200] [--seed 1] [--seconds 0.3 | --iterations N]
-        [--processes 2]
+        [--processes 2] [--deal-lines]
 
 Why: "is the new strong better than the old one?" asks for both in one game. The revision's
 ``games/`` is taken from git into a scratch folder as a second package, ``games_then`` (its
@@ -80,6 +80,10 @@ def _one(job: tuple[str, str, str, str, float, int | None]) -> float:
     return diff
 
 
+def _numbered(job: tuple[int, tuple[str, str, str, str, float, int | None]]) -> tuple[int, float]:
+    return job[0], _one(job[1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", required=True, help="the earlier revision (a commit)")
@@ -90,6 +94,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds a move")
     parser.add_argument("--iterations", type=int, help="worlds a move instead (reproducible)")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--deal-lines", action="store_true", help="print each deal's new - old")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         extract(args.rev, Path(scratch))
@@ -99,8 +104,13 @@ def main() -> None:
                 for i in range(args.deals)
             ]
             started = time.perf_counter()
+            diffs = []
             with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-                diffs = pool.map(_one, jobs, chunksize=1)
+                # Each deal's line as it is done: a run cut short still gives its deals.
+                for i, diff in pool.imap_unordered(_numbered, enumerate(jobs), chunksize=1):
+                    diffs.append(diff)
+                    if args.deal_lines:
+                        print(json.dumps({"game": game, "deal": i, "diff": diff}), flush=True)
             mean = statistics.fmean(diffs)
             half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
             print(
