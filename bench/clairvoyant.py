@@ -67,7 +67,7 @@ def main() -> None:
     game = args.game
     budget = Budget(iterations=args.iterations)
     basic = evaluate.chooser(game, "basic")
-    clairvoyant = evaluate.chooser(game, "clairvoyant")
+    clairvoyant = evaluate.chooser(game, "clairvoyant", budget)  # strong's search, in the truth
     strong = evaluate.chooser(game, "strong", budget)
     for i in range(args.deals):
         seed = f"{args.seed}/{i}"

@@ -28,6 +28,7 @@ hindsight bound on how many auctions a perfect bidder would open.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing
@@ -60,7 +61,9 @@ def chooser(game: str, name: str, budget: Budget | None = None) -> Chooser:
     one that sees the match is given it by `play_table`)."""
     bot = get_bot(game, name)
     if level(name).sees_match:  # it is given the real match (play_table), never at a table
-        return _sees_match(bot.choose)
+        if budget is None:
+            return _sees_match(bot.choose)
+        return _sees_match(functools.partial(bot.choose, budget=budget))
     if not bot.searches:
         return bot.choose
     budget = budget or Budget()

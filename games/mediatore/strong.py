@@ -33,9 +33,9 @@ from games.core.bots.common import by_act, suit_of
 from games.core.bots.registry import register
 from games.core.bots.search import (
     COUNTS,
-    SAMPLE_TRIES,
     Budget,
     Decision,
+    draw_world,
     policy_rollout,
     searching,
 )
@@ -202,11 +202,11 @@ def decide(
         elif worlds and out_of_time():
             break
         try:
-            world = determiniser.sample(
+            world = draw_world(
+                determiniser,
                 view,
                 rng,
                 past=past,
-                max_tries=SAMPLE_TRIES,
                 give_up=None if budget.iterations is not None else out_of_time,
             )
         except NoWorld:

@@ -21,7 +21,7 @@ from typing import Any
 
 from games.core.bots import strong as _level  # noqa: F401  (defines the level played here)
 from games.core.bots.registry import register
-from games.core.bots.search import COUNTS, Budget, Decision, searching
+from games.core.bots.search import COUNTS, Budget, Decision, searching, truth
 from games.saichugen import bots as basic
 from games.saichugen.engine import DECK, payout_mode
 
@@ -81,6 +81,7 @@ def decide(
     order = [prior] + [c for c in cards if c != prior]
     totals = dict.fromkeys(order, 0)
     worlds = 0
+    real = truth()  # the clairvoyant level: the others' real hands (and committed cards)
     started = budget.clock()
     while True:
         if budget.iterations is not None:
@@ -96,9 +97,16 @@ def decide(
             if s == me:
                 continue
             size = sizes[s] + (1 if committed[s] else 0)  # a committed card is still theirs
-            pool = unseen[at : at + size]
-            at += size
-            current[s] = model_choice(view, s, pool, mode, rng)
+            if real is not None:
+                held = real.hands[s] + ([real.commits[s]] if committed[s] else [])
+                pool = DECK.codes(held)
+            else:
+                pool = unseen[at : at + size]
+                at += size
+            if real is not None and committed[s]:
+                current[s] = DECK.code_of[real.commits[s]]
+            else:
+                current[s] = model_choice(view, s, pool, mode, rng)
             hands[s] = [c for c in pool if c != current[s]]
         for _ in range(FUTURES):
             seed = rng.random()

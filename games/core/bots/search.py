@@ -27,7 +27,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import combinations, islice
 from typing import Any
@@ -52,6 +54,44 @@ SAMPLE_TRIES = 300  # determiniser proposals per world before the bot gives up o
 DRAWS_PER_WORLD = 10
 # What `Budget(inference=None)` means: the strong level's inference (None: uniform worlds).
 DEFAULT_INFERENCE: Inference | None = Inference()
+
+
+# The clairvoyant level's cheat (evaluation only, `in_truth`): the real match a search within
+# it plays instead of every sampled world.
+_TRUTH: ContextVar[Match | None] = ContextVar("_TRUTH", default=None)
+
+
+@contextmanager
+def in_truth(match: Match) -> Iterator[None]:
+    """Searches made within see ``match`` itself: every world they draw is the real deal.
+    Why: the clairvoyant level is the strong level's own search with the cards known, so that
+    its edge over strong is what not knowing the cards costs (docs/bots.md, "The clairvoyant
+    bound"); never used at a table."""
+    token = _TRUTH.set(match)
+    try:
+        yield
+    finally:
+        _TRUTH.reset(token)
+
+
+def truth() -> Match | None:
+    """The real match when the search runs `in_truth`, else None."""
+    return _TRUTH.get()
+
+
+def draw_world(
+    determiniser: Any,
+    view: dict[str, Any],
+    rng: random.Random,
+    *,
+    past: Sequence[dict[str, Any]] = (),
+    give_up: Callable[[], bool] | None = None,
+) -> Match:
+    """A world for a search: the determiniser's uniform draw, or the real match `in_truth`."""
+    real = _TRUTH.get()
+    if real is not None:
+        return real.clone()
+    return determiniser.sample(view, rng, past=past, max_tries=SAMPLE_TRIES, give_up=give_up)
 
 
 @dataclass(frozen=True)
@@ -197,6 +237,8 @@ def search(
     weighing = budget.weighing()
     if budget.inference is None and not by_default(view["game"]):
         weighing = None  # the game measured no better with it (its `inference.BY_DEFAULT`)
+    if _TRUTH.get() is not None:
+        weighing = None  # the one world is the real one: nothing to weigh
     model = model_for(view["game"], weighing.epsilon) if weighing is not None else None
     totals = [0.0] * len(options)
     kept: list[tuple[float, list[int]]] = []  # with a model: (log weight, payouts) per world
@@ -217,9 +259,7 @@ def search(
             break
         try:
             if model is None:
-                world = determiniser.sample(
-                    view, rng, past=past, max_tries=SAMPLE_TRIES, give_up=out_of_time
-                )
+                world = draw_world(determiniser, view, rng, past=past, give_up=out_of_time)
             else:
                 found, weight = weighted_draw(
                     determiniser,
