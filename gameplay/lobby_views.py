@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import api, guest_entry, meeting_context, rematch_views, turn_views
@@ -86,6 +87,7 @@ def _row(table: Table, user: Any) -> dict[str, Any]:
     }
 
 
+@never_cache  # Back from a table must show the lobby as it is now, not a wait that is over
 @require_http_methods(["GET", "POST"])
 def play(request: HttpRequest) -> HttpResponse:
     """The lobby: the form that creates a friendly table, open tables, your waiting tables."""

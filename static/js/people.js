@@ -56,6 +56,8 @@
     leaving = true;
     const status = document.getElementById("seek-status");
     if (status) status.textContent = W.starting;
+    // Back from the table comes to the people's part of this page, not to a wait that is over.
+    if (document.getElementById("people")) history.replaceState(null, "", `${location.pathname}${location.search}#people`);
     window.location.assign(url);
   }
 
@@ -176,7 +178,11 @@
     const message = (event.detail && event.detail.message) || event.detail || {};
     lastLive = Date.now();
     const quietly = (run) => { if (run) run().catch(() => {}); };
-    if (message.type === "table_started") go(message.url);
+    // Only a page that waits (its seek, a challenge it sent) follows a table's start; any other
+    // (Back from that table, say) keeps its place and live.js shows a notice with a link.
+    if (message.type === "table_started") {
+      if (document.querySelector("#seek-waiting, #sent-list li[data-status=pending]")) go(message.url);
+    }
     else if (message.type === "seeks") { quietly(refreshSeeks); quietly(pollSeek); }
     else if (message.type === "challenge" || message.type === "challenges") quietly(refreshChallenges);
   });

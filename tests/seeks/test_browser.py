@@ -70,6 +70,13 @@ def test_three_people_seek_and_meet_at_one_table(server, browser, screenshots):
         assert len(ids) == 1, ids
         for page in (a, b, c):
             page.wait_for_selector("#hand")
+        # Back from the table: the people's part of the play page, no wait shown any more.
+        a.go_back()
+        a.wait_for_url(re.compile(r"/play/#people$"))
+        a.wait_for_timeout(1500)  # a late word of the start must not take the page back there
+        assert a.url.endswith("/play/#people")
+        a.wait_for_selector("#people")
+        assert a.locator("#seek-waiting").count() == 0
         assert all(not e for e in errors), errors
     finally:
         for page in (a, b, c):

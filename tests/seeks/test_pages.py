@@ -53,9 +53,12 @@ def test_seek_wait_cancel_and_meet_from_the_page(client, ana, ben, cleo):
         "/play/seek/", {"game": "saichugen", "pace": "normal", "rated": "1", "bots_after": "60"}
     )
     assert sent.status_code == 302 and sent.url == "/play/#people"
-    page = client.get(PLAY).content.decode()
+    waiting = client.get(PLAY)
+    page = waiting.content.decode()
     assert 'id="seek-waiting"' in page and 'id="seek-cancel"' in page
     assert 'data-seats="3"' in page and 'data-bots-in="' in page
+    # Never kept by the browser: Back from the table met must not show this wait again.
+    assert "no-store" in waiting["Cache-Control"]
     mine = Seek.objects.get(user=ana)
     assert client.post(f"/play/seek/{mine.id}/cancel/").status_code == 302
     assert Seek.objects.get(pk=mine.pk).status == "cancelled"
