@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.preferences import display_preferences
@@ -81,6 +82,7 @@ def _strings() -> dict[str, str]:
     }
 
 
+@never_cache  # Back and Forward show the analysis as it is now (running, done), not as it was
 @require_GET
 def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
     """The replay page; `?deal=K` opens deal K (from 0) instead of the first."""

@@ -30,7 +30,10 @@ from games.core.bots.registry import get_bot
 from games.core.bots.search import Budget, policy_rollout, random_rollout, search
 from games.core.records import replay_record
 
-VERSION = 2  # 2: an unmarked decision costs 0 (`upgrade` reads version 1)
+# 2: an unmarked decision costs 0; 3: costs in hundredths, as shown, so that the totals shown are
+# the sums of the costs shown (`upgrade` reads versions 1 and 2).
+VERSION = 3
+COST_DIGITS = 2
 # The mean absolute payout of one seat in one deal, per game: the unit a loss is measured in.
 # Measured with the basic bots in every seat, 150 one-deal matches (seeds 0 to 149), default
 # variants (docs/bots.md, "Game analysis").
@@ -196,7 +199,7 @@ def judge(
         "best_value": round(best_value, 3),
         # What the decision cost: the gap when marked, else 0 (as good as the best, within the
         # search's noise); `gap` keeps the evaluator's raw difference.
-        "loss": round(gap, 3) if mark else 0.0,
+        "loss": round(gap, COST_DIGITS) if mark else 0.0,
         "gap": round(gap, 3),
         "mark": mark,
         "candidates": len(means),
@@ -227,17 +230,23 @@ def _dd(call: Callable[[], Any]) -> Any:
         return None
 
 
+def _dd_cards(rules: Any) -> int:
+    """The cards left in a hand from which the game's positions are solved: `DD_CARDS`, or
+    fewer where the solver is exact only nearer the end (Saichugen: its `EXACT_TRICKS`, 3)."""
+    return min(DD_CARDS, getattr(rules, "EXACT_TRICKS", DD_CARDS))
+
+
 def _solvable(solver: Any, match: Any) -> bool:
-    """In the card play of a game with a solver, with few enough cards left for `DD_CARDS`."""
+    """In the card play of a game with a solver, with few enough cards left (`_dd_cards`)."""
     try:
         rules = solver.game_solver(match)
     except KeyError:  # a game without a solver (registry: `GameSpec.solver`)
         return False
-    return bool(rules.in_play(match)) and rules.cards_left(match) <= DD_CARDS
+    return bool(rules.in_play(match)) and rules.cards_left(match) <= _dd_cards(rules)
 
 
 def _play_starts(record: dict[str, Any], k: int, solver: Any) -> tuple[Any, int, int] | None:
-    """Deal `k`'s match at the start of the first trick the solver is asked about (`DD_CARDS`
+    """Deal `k`'s match at the start of the first trick the solver is asked about (`_dd_cards`
     cards left), how many cards each hand holds there, and that trick's number in the deal's
     play (from 1); None: no such position."""
     actions = record["deals"][k].get("actions", [])
@@ -254,7 +263,7 @@ def _play_starts(record: dict[str, Any], k: int, solver: Any) -> tuple[Any, int,
             continue
         left = rules.cards_left(match)
         full = left if full is None else full
-        if left <= DD_CARDS and not any(getattr(match, "trick", None) or ()):
+        if left <= _dd_cards(rules) and not any(getattr(match, "trick", None) or ()):
             return match, left, full - left + 1
     return None
 
@@ -343,7 +352,7 @@ def analyse(
             marks = {m: sum(1 for e in mine if e["mark"] == m) for m in SYMBOLS}
             per_seat[str(s)] = {
                 "payout": match.results[k]["payouts"][s] if k < len(match.results) else None,
-                "loss": round(sum(e["loss"] for e in mine), 3),
+                "loss": round(sum(e["loss"] for e in mine), COST_DIGITS),
                 "marks": marks,
                 "decisions": len(mine),
                 "dd": dd.get(k, {}).get(s),
@@ -355,7 +364,7 @@ def analyse(
         players[str(s)] = {
             "decisions": len(mine),
             "marks": {m: sum(1 for e in mine if e["mark"] == m) for m in SYMBOLS},
-            "loss": round(sum(e["loss"] for e in mine), 3),
+            "loss": round(sum(e["loss"] for e in mine), COST_DIGITS),
             "accuracy": accuracy(mine),
         }
     return {
@@ -395,16 +404,21 @@ def _has_solver(match: Any) -> bool:
 
 def upgrade(result: dict[str, Any]) -> dict[str, Any]:
     """A stored result as this version reads it: version 1 counted the gap of unmarked
-    decisions as a loss; here they cost 0 and the totals add up the marked ones."""
+    decisions as a loss, version 2 kept costs in thousandths; here unmarked decisions cost 0,
+    costs are in hundredths and the totals add up the costs shown."""
     if result.get("version", 1) >= VERSION:
         return result
     entries = [
-        {**e, "gap": e.get("gap", e["loss"]), "loss": e["loss"] if e.get("mark") else 0.0}
+        {
+            **e,
+            "gap": e.get("gap", e["loss"]),
+            "loss": round(e["loss"], COST_DIGITS) if e.get("mark") else 0.0,
+        }
         for e in result.get("decisions", [])
     ]
 
     def lost(keep: Callable[[dict[str, Any]], bool]) -> float:
-        return round(sum(e["loss"] for e in entries if keep(e)), 3)
+        return round(sum(e["loss"] for e in entries if keep(e)), COST_DIGITS)
 
     deals = [
         {

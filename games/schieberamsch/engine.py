@@ -551,8 +551,10 @@ class SchieberamschMatch(Match):
         "Take as few card points as you can: the lowest penalty wins, "
         "and every push of the skat doubles the stakes."
     )
-    # A payout as the game analysis names it (docs/bots.md, "Game analysis")
-    PAYOUT_UNIT = ngettext_lazy("%(n)s penalty point", "%(n)s penalty points")
+    # A payout as the game analysis names it (docs/bots.md, "Game analysis"): points of the
+    # zero-sum payout, where more is better — not the penalty points of a deal's score, where
+    # less is ("made: 28 penalty points" read as a loss, though it was a gain).
+    PAYOUT_UNIT = ngettext_lazy("%(n)s point", "%(n)s points")
     # The Match table's legend: what a deal's score and payout mean, who wins (English)
     LEGEND = {
         "unit": gettext_noop("penalty points"),

@@ -75,6 +75,9 @@ def test_a_player_asks_and_everyone_who_may_watch_sees_the_result(
     again = config(client, table)["analysis"]
     assert again["status"] == "done" and again["may_request"] is False
     assert again["result"]["decisions"] == result["decisions"]
+    # The page is never kept by the browser: Back and Forward show the state as it is now.
+    page = client.get(reverse("gameplay:replay", args=[table.id]))
+    assert "no-store" in page["Cache-Control"]
     assert ask(client, table, django_capture_on_commit_callbacks).status_code == 202
     assert TableAnalysis.objects.get(table=table).requested_by == people[0]
 

@@ -15,14 +15,14 @@ from games.core import replay
     [
         ("en", "three_five_eight", 1, "1 trick"),
         ("en", "three_five_eight", 0.55, "0.55 tricks"),
-        ("en", "schieberamsch", 21.2, "21.2 penalty points"),
-        ("en", "schieberamsch", 1.0, "1 penalty point"),
+        ("en", "schieberamsch", 21.2, "21.2 points"),
+        ("en", "schieberamsch", 1.0, "1 point"),
         ("en", "saichugen", 0.15, "0.15 payout points"),
-        ("de", "schieberamsch", 1, "1 Strafpunkt"),
+        ("de", "schieberamsch", 1, "1 Punkt"),
         ("de", "mediatore", 2.5, "2,5 Punkte"),
         ("it", "mediatore", 1, "1 punto"),
         ("it", "three_five_eight", 0.55, "0,55 prese"),
-        ("ja", "three_five_eight", 1, "1 トリック"),
+        ("ja", "three_five_eight", 1, "1トリック"),
     ],
 )
 def test_a_cost_in_the_games_unit_with_its_plural(lang, game, x, text):
@@ -83,20 +83,18 @@ def test_the_totals_the_accuracy_and_the_double_dummy_line_as_read():
     with translation.override("en"):
         out = analysis._texts(result(dd))
     blunder, good = out["decisions"]
-    assert blunder["cost_text"] == "costs 21.2 penalty points on average"
+    assert blunder["cost_text"] == "costs 21.2 points on average"
     assert "cost_text" not in good  # as good as the best: no cost shown, none counted
     player = out["players"]["0"]
     assert player["accuracy_text"] == "50.0 %"  # one decimal, as on the player page
     assert player["text"].startswith("Whole match, %(who)s: accuracy 50.0 %")
-    assert "lost 21.2 penalty points" in player["text"]
+    assert "lost 21.2 points" in player["text"]
     deal = out["deals"][0]["seats"]["0"]
     assert deal["loss_text"].startswith("This deal, %(who)s: ?! 0 · ? 0 · ?? 1")
     assert (
         "from trick 5" in deal["dd_text"] and "against all the others together" in deal["dd_text"]
     )
-    assert (
-        "-160 penalty points" in deal["dd_text"] and "made: -74 penalty points" in deal["dd_text"]
-    )
+    assert "-160 points" in deal["dd_text"] and "made: -74 points" in deal["dd_text"]
     # A deal the solver could not reach says so briefly, not a confusing figure.
     with translation.override("de"):
         missing = analysis._texts(result(None))["deals"][0]["seats"]["0"]["dd_text"]
