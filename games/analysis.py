@@ -344,6 +344,13 @@ def analyse(
         if progress is not None:
             progress(n + 1, len(todo))
     dd = double_dummy(record, entries, seats)
+    # A seat a bot played out after a resignation has no double-dummy line for that deal: its
+    # "made" and its later tricks were the bot's, not the person's.
+    chosen = set(todo)
+    for k, deal in enumerate(record["deals"]):
+        for j, a in enumerate(deal.get("actions", [])):
+            if (k, j, a.get("seat")) not in chosen and a.get("seat") in dd.get(k, {}):
+                del dd[k][a["seat"]]
     deals = []
     for k, _deal in enumerate(record["deals"]):
         per_seat = {}

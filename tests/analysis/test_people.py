@@ -77,6 +77,8 @@ def test_the_decisions_before_a_resignation_are_judged_not_the_bots_after(
         if e["seat"] == 0
     }
     assert places and places <= set(mine)  # theirs, before resigning; none of the bot's
+    # No "with all cards open" line for the seat the bot played out: its end was the bot's.
+    assert result["deals"][0]["seats"]["0"]["dd"] is None
     # The player page counts the resigned seat's accuracy as theirs.
     player = Player.objects.create(name="ana", user=people[0])
     html = client.get(reverse("league:player", args=[player.pk])).content.decode()
