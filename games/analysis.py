@@ -306,6 +306,9 @@ def double_dummy(
                     "made": made,
                     "tricks": cards,
                     "from_trick": trick,
+                    # With a partner (Mediatore, a Grand Hand's defenders): the side's best
+                    # against the other side, not one seat's against everyone.
+                    "partners": len(solver.game_solver(start).allies(start, s)) > 1,
                 }
     return out
 

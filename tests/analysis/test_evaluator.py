@@ -84,6 +84,9 @@ class FakeSolver:
         def cards_left(self, match):
             return max(len(h) for h in match.hands)
 
+        def allies(self, match, seat):
+            return frozenset((seat,))
+
     def game_solver(self, match):
         return self.Rules()
 
@@ -110,6 +113,7 @@ def test_the_double_dummy_part_is_read_in_one_place(monkeypatch):
         "made": float(made),
         "tricks": analysis.DD_CARDS,
         "from_trick": 10 - analysis.DD_CARDS + 1,  # the last 6 of Schieberamsch's 10 tricks
+        "partners": False,
     }
 
 

@@ -100,3 +100,16 @@ def test_the_totals_the_accuracy_and_the_double_dummy_line_as_read():
         missing = analysis._texts(result(None))["deals"][0]["seats"]["0"]["dd_text"]
         assert missing.startswith("Mit offenen Karten: für dieses Spiel nicht berechnet")
         assert analysis._texts(result(dd))["players"]["0"]["accuracy_text"] == "50,0 %"
+
+
+def test_a_seat_with_a_partner_reads_its_sides_double_dummy_line():
+    """A Grand Hand's defender (or Mediatore's partners): the side's best against the other
+    side, not "against all the others together"."""
+    dd = {"best": 30.0, "made": 40.0, "tricks": 6, "from_trick": 5, "partners": True}
+    with translation.override("en"):
+        line = analysis._texts(result(dd))["deals"][0]["seats"]["0"]["dd_text"]
+    assert "and their partner" in line and "against the other side" in line
+    assert "all the others together" not in line
+    with translation.override("it"):
+        line = analysis._texts(result(dd))["deals"][0]["seats"]["0"]["dd_text"]
+    assert "il compagno" in line
