@@ -251,21 +251,20 @@ def _texts(result: dict[str, Any]) -> dict[str, Any]:
                 "This deal, %(who)s: ?! %(i)s · ? %(m)s · ?? %(b)s — lost %(cost)s to them"
             ) % {**who, "cost": amount(game, v["loss"]), **_counts(v["marks"])}
             dd = v.get("dd")
-            if dd and dd.get("partners"):
-                v["dd_text"] = gettext(
-                    "With all cards open from trick %(trick)s on, the most %(who)s and their"
-                    " partner could be sure of against the other side: %(best)s; made: %(made)s"
-                ) % {
-                    **who,
-                    "trick": dd.get("from_trick", "?"),
-                    "best": amount(game, dd["best"]),
-                    "made": amount(game, dd["made"]),
-                }
-            elif dd:
-                v["dd_text"] = gettext(
-                    "With all cards open from trick %(trick)s on, the most %(who)s could be sure"
-                    " of against all the others together: %(best)s; made: %(made)s"
-                ) % {
+            if dd:
+                line = (
+                    gettext(
+                        "With all cards open from trick %(trick)s on, the most %(who)s and their"
+                        " partner could be sure of against the other side: %(best)s; made:"
+                        " %(made)s"
+                    )
+                    if dd.get("partners")
+                    else gettext(
+                        "With all cards open from trick %(trick)s on, the most %(who)s could be"
+                        " sure of against all the others together: %(best)s; made: %(made)s"
+                    )
+                )
+                v["dd_text"] = line % {
                     **who,
                     "trick": dd.get("from_trick", "?"),
                     "best": amount(game, dd["best"]),
