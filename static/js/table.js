@@ -37,7 +37,7 @@
       if (value === null || value === undefined || value === false) continue;
       if (key === "class") node.className = value;
       else if (key === "text") node.textContent = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key.startsWith("on")) listen(node, key.slice(2), value);
       else if (key === "dataset") Object.assign(node.dataset, value);
       else node.setAttribute(key, value === true ? "" : value);
     }
@@ -48,8 +48,44 @@
     return node;
   }
 
+  // A listener through the node's `on` table, so that `morph` can hand a kept node the fresh
+  // node's handlers (closures over the newest state) without adding listeners.
+  function listen(node, type, handler) {
+    if (!node.on) node.on = {};
+    if (!(type in node.on)) node.addEventListener(type, (event) => node.on[type] && node.on[type](event));
+    node.on[type] = handler;
+  }
+
   function fill(node, ...children) {
     node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+  }
+
+  // Like fill, but the nodes already there are kept and brought up to date where they match
+  // (a card by its data-card, else the same tag and id at the same place): a state arriving
+  // between a press and its release (another seat's move) must not swallow the click, which a
+  // replaced button would. Used for what a player clicks: the hand and the prompt.
+  function morphInto(node, ...children) {
+    const fresh = children.flat().filter((c) => c !== null && c !== undefined).map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+    const olds = [...node.childNodes];
+    const byCard = new Map(olds.filter((c) => c.dataset && c.dataset.card).map((c) => [c.dataset.card, c]));
+    const kept = fresh.map((f, i) => {
+      const key = f.dataset && f.dataset.card;
+      const was = key ? byCard.get(key) : olds[i];
+      if (!was || was.nodeName !== f.nodeName || (!key && (was.dataset && was.dataset.card))) return f;
+      if (f.nodeType === Node.TEXT_NODE) {
+        if (was.data !== f.data) was.data = f.data;
+        return was;
+      }
+      if (f.nodeType !== Node.ELEMENT_NODE || was.id !== f.id) return f;
+      for (const a of [...was.attributes]) if (!f.hasAttribute(a.name)) was.removeAttribute(a.name);
+      for (const a of [...f.attributes]) if (was.getAttribute(a.name) !== a.value) was.setAttribute(a.name, a.value);
+      for (const [type, handler] of Object.entries(f.on || {})) listen(was, type, handler);
+      for (const type of Object.keys(was.on || {})) if (!(f.on && f.on[type])) was.on[type] = null;
+      morphInto(was, [...f.childNodes]);
+      return was;
+    });
+    const same = kept.length === olds.length && kept.every((c, i) => olds[i] === c);
+    if (!same) node.replaceChildren(...kept);
   }
 
   // ------------------------------------------------------------------ hints
@@ -849,7 +885,7 @@
     const up = mine ? liftedCard(state, groups) : null;
     if (up) parts.push(renderLifted(up, groups, view));
     if (mine && groups.templates.length) parts.push(renderChoice(groups.templates, view));
-    fill(node, parts);
+    morphInto(node, parts);
   }
 
   // ------------------------------------------------------------------ move confirmation
@@ -1082,7 +1118,7 @@
         picked ? h("span", { class: picked.badgeClass || "badge" }, picked.badge) : null,
       );
     });
-    fill($("hand"), cards.length ? cards : [h("p", { class: "muted" }, gettext("No cards."))]);
+    morphInto($("hand"), cards.length ? cards : [h("p", { class: "muted" }, gettext("No cards."))]);
     showReason(state, whyNot);
   }
 
@@ -1470,6 +1506,7 @@
     late: () => performance.now() < lateUntil, // a click now is dropped: the clock just chose
     connected: () => Boolean(ws && ws.readyState === WebSocket.OPEN),
     drop: () => ws && ws.close(),
+    render: () => render(), // draw again from the same state, as a state arriving would
     sound: () => ({ on: soundOn, played: soundsPlayed }),
     // For extensions (static/js/chat.js): send a message on the table's socket (false when it
     // is not open), and listen to every message (see `hear`).

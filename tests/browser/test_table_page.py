@@ -129,6 +129,28 @@ BOTS_COMMITTED = """() => {
 }"""
 
 
+def test_a_state_arriving_between_press_and_release_does_not_swallow_the_click(server, desktop):
+    """Another seat's move redraws the hand; a click pressed before it and released after it
+    still plays the card (a replaced button would have lost it: CI once saw exactly that)."""
+    created = server.create_table(
+        "saichugen", "ana,Bot Bianca,Bot Bruno", 2, seed=12, seconds_per_move=90
+    )
+    table, me = created["table"], created["seats"][0]["token"]
+    desktop.goto(f"{server.url}/tables/{table}/?token={me}")
+    s = wait_ready(desktop)
+    card = desktop.locator("#hand button.card-btn.legal").first
+    picked = card.get_attribute("data-card")
+    box = card.bounding_box()
+    desktop.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    desktop.mouse.down()
+    desktop.evaluate("() => window.medianaTable.render()")  # as a bot's commit arriving would
+    desktop.mouse.up()
+    desktop.wait_for_function(MOVED, arg=s["seq"])
+    after = state(desktop)
+    assert after["view"]["committed"][0] or after["view"]["trick"] != s["view"]["trick"]
+    assert picked not in after["view"]["hand"]
+
+
 def test_the_click_that_ends_a_deal_is_not_carried_into_the_next_one(server, desktop):
     # Seed 7: ana commits her lowest card each time, last in every trick, so her 15th click
     # (QS) ends the first deal; the second deal gives her QS again. The page must see that click
