@@ -1,23 +1,31 @@
-"""The admin's view of the league: the reports about players, for staff to read and handle.
+"""The admin's view of the league: the reports about players and the fair-play flags, for
+staff to read and decide on.
 
 Everything else of the league is run from its own pages and services (organizers are not
-staff); the reports are staff's alone.
+staff); the reports and the flags are staff's alone.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from league.models import PlayerReport
+from league.errors import LeagueError
+from league.fairplay import review
+from league.models import FairPlayFlag, Player, PlayerReport, RatedMatch, RatingHistory
 from league.services.reports import mark_handled
+
+# The reporter's and the reported player's latest rated tables together, on a report's page.
+TABLES_TOGETHER = 20
 
 
 @admin.register(PlayerReport)
@@ -34,6 +42,8 @@ class PlayerReportAdmin(admin.ModelAdmin):
         "text",
         "chat_table",
         "conversation",
+        "tables_together",
+        "fair_play_flags",
         "created_at",
         "handled",
         "handled_at",
@@ -60,6 +70,48 @@ class PlayerReportAdmin(admin.ModelAdmin):
         return format_html(
             '<ol class="chat-conversation">{}</ol>',
             format_html_join("", "<li>{} <strong>{}</strong>: {}</li>", rows),
+        )
+
+    @admin.display(description=_("rated tables together"))
+    def tables_together(self, report: PlayerReport) -> str:
+        """The reporter's and the reported player's latest rated tables together (replays)."""
+        reporter = Player.objects.filter(user_id=report.reporter_id).first()
+        if reporter is None:
+            return "-"
+        theirs = RatingHistory.objects.filter(player=report.player).values("match_id")
+        shared = (
+            RatedMatch.objects.filter(pk__in=theirs, changes__player=reporter)
+            .exclude(table_ref="")
+            .order_by("-finished_at")[:TABLES_TOGETHER]
+        )
+        rows = [
+            (f"/tables/{m.table_ref}/replay/", f"{m.finished_at:%Y-%m-%d %H:%M}", m.game)
+            for m in shared
+        ]
+        if not rows:
+            return "-"
+        return format_html(
+            "<ol>{}</ol>", format_html_join("", '<li><a href="{}">{}</a> {}</li>', rows)
+        )
+
+    @admin.display(description=_("fair-play flags"))
+    def fair_play_flags(self, report: PlayerReport) -> str:
+        """The farming flags that name the reported player, open or decided."""
+        flags = FairPlayFlag.objects.filter(
+            Q(player_a=report.player) | Q(player_b=report.player)
+        ).order_by("-created_at")
+        rows = [
+            (
+                reverse("admin:league_fairplayflag_change", args=[f.pk]),
+                f.get_kind_display(),
+                f.get_decision_display(),
+            )
+            for f in flags
+        ]
+        if not rows:
+            return "-"
+        return format_html(
+            "<ul>{}</ul>", format_html_join("", '<li><a href="{}">{}</a> ({})</li>', rows)
         )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -106,3 +158,117 @@ class PlayerReportAdmin(admin.ModelAdmin):
             ngettext("%(n)d report opened again.", "%(n)d reports opened again.", n) % {"n": n},
             messages.SUCCESS,
         )
+
+
+class FairPlayDecisionForm(forms.ModelForm):
+    """The moderator's answer to a flag: clear or void, with the reason kept beside it."""
+
+    class Meta:
+        model = FairPlayFlag
+        fields = ["decision", "reason"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "decision" in self.fields:
+            self.fields["decision"].choices = [
+                c for c in FairPlayFlag.Decision.choices if c[0] != FairPlayFlag.Decision.OPEN
+            ]
+            self.fields["decision"].required = True
+        if "reason" in self.fields:
+            self.fields["reason"].required = True
+
+
+@admin.register(FairPlayFlag)
+class FairPlayFlagAdmin(admin.ModelAdmin):
+    """Staff's list of the farming flags (docs/fair-play.md): the pair, the pattern, the matches
+    held; an open flag's page takes the decision (league.fairplay.review.decide)."""
+
+    form = FairPlayDecisionForm
+    list_display = ["created_at", "game", "kind", "player_a", "player_b", "held", "decision"]
+    list_filter = ["decision", "kind", "game"]
+    search_fields = ["player_a__name", "player_b__name"]
+    list_select_related = ["player_a", "player_b"]
+    readonly_fields = [
+        "game",
+        "kind",
+        "player_a",
+        "player_b",
+        "what_was_seen",
+        "the_matches",
+        "created_at",
+        "decided_by",
+        "decided_at",
+    ]
+    exclude = ["evidence", "matches"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[FairPlayFlag]:
+        return super().get_queryset(request).annotate(n_matches=Count("matches"))
+
+    @admin.display(description=_("matches"), ordering="n_matches")
+    def held(self, flag: FairPlayFlag) -> int:
+        return flag.n_matches
+
+    @admin.display(description=_("what was seen"))
+    def what_was_seen(self, flag: FairPlayFlag) -> str:
+        return ", ".join(f"{key}: {value}" for key, value in sorted(flag.evidence.items())) or "-"
+
+    @admin.display(description=_("the matches"))
+    def the_matches(self, flag: FairPlayFlag) -> str:
+        """Each match with its table (the replay), its seats and its fair-play review."""
+        matches = flag.matches.order_by("finished_at", "id")
+        names = dict(
+            Player.objects.filter(pk__in={p for m in matches for p in m.players}).values_list(
+                "pk", "name"
+            )
+        )
+        rows = [
+            (
+                f"/tables/{m.table_ref}/replay/" if m.table_ref else "#",
+                f"{m.finished_at:%Y-%m-%d %H:%M}",
+                ", ".join(
+                    f"{names.get(p, p)}{' ✗' if s in m.forfeited_seats else ''} {m.payouts[s]:+d}"
+                    for s, p in enumerate(m.players)
+                ),
+                m.get_review_display(),
+            )
+            for m in matches
+        ]
+        return format_html(
+            "<ol>{}</ol>",
+            format_html_join("", '<li><a href="{}">{}</a> {} ({})</li>', rows),
+        )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fixed = list(self.readonly_fields)
+        if obj is not None and obj.decision != FairPlayFlag.Decision.OPEN:
+            fixed += ["decision", "reason"]  # decided once, for good
+        return fixed
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # flags come from the ratings
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a decision stays on record
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+    def save_model(self, request: HttpRequest, obj: FairPlayFlag, form: Any, change: bool) -> None:
+        """The decision goes through the service (staff only, a reason, once; re-rates)."""
+        if "decision" not in form.changed_data and "reason" not in form.changed_data:
+            return
+        try:
+            review.decide(
+                obj.pk,
+                by=request.user,
+                decision=form.cleaned_data["decision"],
+                reason=form.cleaned_data["reason"],
+            )
+        except LeagueError as error:
+            self.message_user(request, str(error), messages.ERROR)

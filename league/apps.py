@@ -6,9 +6,11 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         """Listen to gameplay's `match_finished` (one receiver: it queues the task that counts
-        the table); to allauth's `user_signed_up`: every account is a player; and register the
+        the table); to allauth's `user_signed_up`: every account is a player; to `user_logged_in`:
+        the network it logs in from (fair play); and register the
         league's tasks, which `league.queue` sends by name in every process."""
         from allauth.account.signals import user_signed_up
+        from django.contrib.auth.signals import user_logged_in
 
         from gameplay.api import challenge_made as table_challenge_made
         from gameplay.api import chat_reported as table_chat_reported
@@ -16,6 +18,7 @@ class LeagueConfig(AppConfig):
         from gameplay.api import turn_due as table_turn_due
         from league import tasks  # noqa: F401
         from league.receivers import (
+            account_logged_in,
             account_signed_up,
             challenge_made,
             chat_reported,
@@ -31,3 +34,5 @@ class LeagueConfig(AppConfig):
         # A line of a table's chat reported: a player report with the conversation attached.
         table_chat_reported.connect(chat_reported, dispatch_uid="league.chat_reported")
         user_signed_up.connect(account_signed_up, dispatch_uid="league.account_player")
+        # Fair play: the client network an account logs in from, as a keyed hash.
+        user_logged_in.connect(account_logged_in, dispatch_uid="league.account_network")

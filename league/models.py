@@ -809,6 +809,17 @@ class RatedMatch(models.Model):
     revision = models.PositiveIntegerField(default=0, help_text="bumped when the input changes")
     rated_at = models.DateTimeField(null=True, blank=True)
 
+    class Review(models.TextChoices):
+        """Fair play (league.fairplay.review): a flagged match is held from the ratings until a
+        moderator clears it (it counts) or voids it (it never counts)."""
+
+        NONE = "", _("not flagged")
+        HELD = "held", _("held for review")
+        CLEARED = "cleared", _("cleared")
+        VOIDED = "voided", _("voided")
+
+    review = models.CharField(max_length=8, choices=Review.choices, default="", blank=True)
+
     class Meta:
         ordering = ["game", "finished_at", "id"]
         constraints = [
@@ -960,6 +971,86 @@ class PlayerReport(models.Model):
 
     def __str__(self) -> str:
         return f"report on {self.player} ({self.get_reason_display()})"
+
+
+# --- fair play (league.fairplay, docs/fair-play.md) --------------------------------------------
+
+
+class ClientNetwork(models.Model):
+    """A client network a player's account was seen on, as a keyed hash of the network (an IPv4
+    /24 or an IPv6 /64), never the address: two accounts on one network is one of the farming
+    patterns. Kept with the player when its account is deleted (moderators only)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="networks")
+    digest = models.CharField(max_length=64)
+    first_seen = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "digest"], name="one_row_per_network")
+        ]
+        indexes = [models.Index(fields=["digest"], name="client_network_digest")]
+
+    def __str__(self) -> str:
+        return f"{self.player} on network {self.digest[:8]}"
+
+
+class FairPlayFlag(models.Model):
+    """A farming pattern between two players (`league.fairplay.farming`) with the rated matches
+    that show it; its matches are held from the ratings until a moderator decides, with a
+    reason, to clear them (they count) or void them (they never count)."""
+
+    class Kind(models.TextChoices):
+        REPEATED = "repeated", _("The same accounts meet again and again")
+        FEEDING = "feeding", _("One account forfeits tables the other wins")
+        NETWORK = "network", _("Both accounts on one client network")
+        TOGETHER = "together", _("Accounts made together")
+
+    class Decision(models.TextChoices):
+        OPEN = "", _("Held for review")
+        CLEARED = "cleared", _("Cleared: the matches count")
+        VOIDED = "voided", _("Voided: the matches do not count")
+
+    game = models.CharField(_("game"), max_length=32)
+    kind = models.CharField(_("pattern"), max_length=16, choices=Kind.choices)
+    player_a = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("one player")
+    )
+    player_b = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("the other player")
+    )
+    matches = models.ManyToManyField(RatedMatch, related_name="flags")
+    evidence = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(_("flagged at"), auto_now_add=True)
+    decision = models.CharField(
+        _("decision"), max_length=8, choices=Decision.choices, default="", blank=True
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["decision", "-created_at", "id"]
+        verbose_name = _("fair-play flag")
+        verbose_name_plural = _("fair-play flags")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "kind", "player_a", "player_b"],
+                condition=Q(decision=""),
+                name="one_open_flag_per_pattern",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} flag on {self.player_a_id} and {self.player_b_id} ({self.game})"
 
 
 # --- notifications (league.services.notifications, docs/league.md "Notifications") ------------

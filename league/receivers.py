@@ -1,4 +1,4 @@
-"""The league's receivers: the end of a match, a report from a table's chat, and sign-up.
+"""The league's receivers: the end of a match, a report from a table's chat, sign-up, log-in.
 
 The end of a match is one-way: gameplay announces it after commit, and the league only queues
 its task here (`league.queue.finish_table`, with the table's reference), so the final move's
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from gameplay.api import ReportRefused
 from league import queue
 from league.errors import LeagueError
+from league.fairplay import networks
 from league.models import Notice, PlayerReport
 from league.services.notifications import notify
 from league.services.players import player_for_user
@@ -86,6 +87,12 @@ def account_signed_up(sender: Any, request: Any, user: Any, **kwargs: Any) -> No
     """allauth's `user_signed_up`: the account's player, under its user name (the sign-up form
     refused a name any player holds, league.profile.adapter)."""
     player_for_user(user)
+
+
+def account_logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """Django's `user_logged_in`: note the client network it logs in from (a keyed hash;
+    docs/fair-play.md)."""
+    networks.note_login(request, user)
 
 
 def chat_reported(

@@ -248,7 +248,7 @@ def _texts(result: dict[str, Any]) -> dict[str, Any]:
         for seat, v in d["seats"].items():
             v = dict(v)
             v["loss_text"] = gettext(
-                "This deal, %(who)s: ?! %(i)s · ? %(m)s · ?? %(b)s — lost %(cost)s to them"
+                "This deal, %(who)s: ?! %(i)s · ? %(m)s · ?? %(b)s — together they cost %(cost)s"
             ) % {**who, "cost": amount(game, v["loss"]), **_counts(v["marks"])}
             dd = v.get("dd")
             if dd:
@@ -282,8 +282,8 @@ def _texts(result: dict[str, Any]) -> dict[str, Any]:
     for seat, p in result.get("players", {}).items():
         pct = "\u2013" if p["accuracy"] is None else f"{_number(p['accuracy'], 1)} %"
         match_line = gettext(
-            "Whole match, %(who)s: accuracy %(pct)s — ?! %(i)s · ? %(m)s · ?? %(b)s — lost"
-            " %(cost)s to them"
+            "Whole match, %(who)s: accuracy %(pct)s — ?! %(i)s · ? %(m)s · ?? %(b)s — together"
+            " they cost %(cost)s"
         )
         players[seat] = {
             **p,

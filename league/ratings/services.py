@@ -28,6 +28,7 @@ from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from league import queue
+from league.fairplay import review as fair_play
 from league.models import (
     Event,
     Fixture,
@@ -413,6 +414,13 @@ def rate_pending(game: str) -> int:
     )
     if not pending:
         return 0
+    if fair_play.hold_flagged(game, pending):
+        # Held matches that were rated already wait too: the game rewinds to the first of them.
+        pending = list(
+            RatedMatch.objects.filter(game=game, rated_at__isnull=True).order_by(
+                "finished_at", "id"
+            )
+        )
     later = RatingHistory.objects.filter(game=game).filter(from_match(pending[0], field="match"))
     if later.exists():
         rewind(game, pending[0])
@@ -437,7 +445,7 @@ def rate_pending(game: str) -> int:
         if not claimed:
             continue
         rated += 1
-        if not match.counts:
+        if not match.counts or match.review in fair_play.NOT_RATED:
             continue
         before = [states.get(p) or initial_state() for p in match.players]
         after = rate_match(before, match.ranks, weight)

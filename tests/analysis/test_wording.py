@@ -88,7 +88,7 @@ def test_the_totals_the_accuracy_and_the_double_dummy_line_as_read():
     player = out["players"]["0"]
     assert player["accuracy_text"] == "50.0 %"  # one decimal, as on the player page
     assert player["text"].startswith("Whole match, %(who)s: accuracy 50.0 %")
-    assert "lost 21.2 points" in player["text"]
+    assert player["text"].endswith("together they cost 21.2 points")
     deal = out["deals"][0]["seats"]["0"]
     assert deal["loss_text"].startswith("This deal, %(who)s: ?! 0 · ? 0 · ?? 1")
     assert (

@@ -82,6 +82,13 @@ def friendly(django_capture_on_commit_callbacks) -> Callable[..., str]:
 
 
 @pytest.fixture
+def without_fair_play_flags(settings) -> None:
+    """For tests whose players meet again and again on purpose (the repeat weights, a long
+    career): the fair-play flags (tests/fair_play) would hold their tables for review."""
+    settings.FAIR_PLAY_REPEATED_TABLES = settings.FAIR_PLAY_FEEDING_TABLES = 10**9
+
+
+@pytest.fixture
 def users(db) -> Callable[..., list]:
     """`users(n)`: n accounts with a verified e-mail address, whose friendly tables the ratings
     trust (league.ratings.eligibility); `verified=False` for brand-new ones they do not."""

@@ -155,7 +155,9 @@ def test_brand_new_accounts_count_in_an_organizers_event_but_not_at_a_friendly_t
 # --- repeated tables of the same accounts ---------------------------------------------------------
 
 
-def test_ten_tables_of_the_same_two_verified_accounts_weigh_less_and_less(friendly, users, ann):
+def test_ten_tables_of_the_same_two_verified_accounts_weigh_less_and_less(
+    friendly, users, ann, without_fair_play_flags
+):
     mallory, second = users(2, prefix="mallory")
     farm(friendly, mallory, second, bot="Bot C")
     assert weights()[3:] == [0.5**k for k in range(10)]  # after ann's three

@@ -204,7 +204,7 @@ def test_the_player_page_shows_ratings_matches_opponents_and_seats(
 
 
 def test_a_long_career_is_read_in_bounded_rows_and_a_fixed_number_of_queries(
-    client, friendly, users, monkeypatch
+    client, friendly, users, monkeypatch, without_fair_play_flags
 ):
     from league.ratings import chart, queries
 
