@@ -397,6 +397,24 @@ def unfinished_tables_of(user_id: int) -> list[str]:
     )
 
 
+def finished_tables_together(user_id: int, other_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    """The latest finished tables at which both accounts sat (or resigned a seat), newest
+    first: `{"ref", "game", "finished_at"}` — what a player's report may attach. Two queries."""
+
+    def sat(uid: int) -> Q:
+        return Q(seats__user_id=uid) | Q(seats__resigned_user_id=uid)
+
+    mine = Table.objects.filter(sat(user_id)).values("pk")
+    rows = (
+        Table.objects.filter(pk__in=mine, status=Table.Status.FINISHED)
+        .filter(sat(other_id))
+        .distinct()
+        .order_by("-finished_at")
+        .values_list("pk", "game", "finished_at")[:limit]
+    )
+    return [{"ref": ref, "game": game, "finished_at": at} for ref, game, at in rows]
+
+
 def busy_accounts(user_ids: Iterable[int], since: Any) -> set[int]:
     """Those of these accounts that sit (or resigned, or have a rematch seat kept) at a table
     that waits or is being played, or at any table touched since `since`: a guest's games that

@@ -40,7 +40,7 @@ class PlayerReportAdmin(admin.ModelAdmin):
         "reporter",
         "reason",
         "text",
-        "chat_table",
+        "the_table",
         "conversation",
         "tables_together",
         "fair_play_flags",
@@ -50,7 +50,16 @@ class PlayerReportAdmin(admin.ModelAdmin):
         "handled_by",
     ]
     actions = ["mark_as_handled", "mark_as_open", "mute_in_chat"]
-    exclude = ["chat_lines"]  # shown as `conversation`, one line each
+    exclude = ["chat_lines", "chat_table"]  # shown as `conversation` and `the_table`
+
+    @admin.display(description=_("table"))
+    def the_table(self, report: PlayerReport) -> str:
+        """The table the report is about (chosen by the reporter, or the chat's), its replay."""
+        if not report.chat_table:
+            return "-"
+        return format_html(
+            '<a href="/tables/{}/replay/">{}</a>', report.chat_table, report.chat_table
+        )
 
     @admin.display(description=_("the conversation"))
     def conversation(self, report: PlayerReport) -> str:

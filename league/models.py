@@ -946,9 +946,10 @@ class PlayerReport(models.Model):
     reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
     text = models.TextField(_("what happened"), max_length=2000, blank=True)
     created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
-    # A report from a table's chat (docs/chat.md): the table and the conversation as it stood,
+    # The table the report is about: the reporter's choice among tables played together, or a
+    # report from a table's chat (docs/chat.md) with the conversation as it stood,
     # [{"at", "name", "seat", "text", "phrase"}, ...] oldest first; blank/null otherwise.
-    chat_table = models.CharField(_("table of the chat"), max_length=32, blank=True, default="")
+    chat_table = models.CharField(_("table"), max_length=32, blank=True, default="")
     chat_lines = models.JSONField(_("the conversation"), null=True, blank=True)
     handled = models.BooleanField(_("handled"), default=False)
     handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)

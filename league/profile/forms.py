@@ -82,6 +82,17 @@ class ReportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text=_("Where and when (an event and round, or a table), and what you saw."),
     )
+    table = forms.ChoiceField(
+        label=_("A table you played together (optional)"),
+        required=False,
+        help_text=_("Staff see it beside your report, with every card of it."),
+    )
+
+    def __init__(self, *args: Any, tables: list[tuple[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"].choices = [("", "—"), *tables]
+        if not tables:
+            del self.fields["table"]
 
 
 class ClaimForm(forms.Form):

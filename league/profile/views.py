@@ -17,13 +17,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from accounts.guests import is_guest
+from gameplay import api as gameplay
 from gameplay.api import vacation_status
+from games import catalogue
 from league.errors import LeagueError
 from league.forms.schedule import NoticeSettingsForm
 from league.models import Player, PushSubscription
@@ -221,12 +225,29 @@ def claim(request: HttpRequest) -> HttpResponse:
     return redirect(player.get_absolute_url())
 
 
+def _tables_together(user: Any, player: Player) -> list[tuple[str, str]]:
+    """The report form's choice of a table the reporter played with the player."""
+    if not (getattr(user, "is_authenticated", False) and player.user_id):
+        return []
+    tables = gameplay.finished_tables_together(
+        user.pk, player.user_id, limit=reports.TABLES_OFFERED
+    )
+    return [
+        (t["ref"], f"{catalogue.display_name(t['game'])} · {_when(t['finished_at'])}")
+        for t in tables
+    ]
+
+
+def _when(at: Any) -> str:
+    return date_format(localtime(at), "SHORT_DATETIME_FORMAT")
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def report_player(request: HttpRequest, player_id: int) -> HttpResponse:
     """A form to report a player to staff (league.services.reports)."""
     player = get_object_or_404(Player, pk=player_id)
-    form = ReportForm(request.POST or None)
+    form = ReportForm(request.POST or None, tables=_tables_together(request.user, player))
     status = 200
     if request.method == "POST":
         status = 400

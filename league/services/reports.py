@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from gameplay import api as gameplay
 from league.errors import LeagueError
 from league.models import Player, PlayerReport
 
@@ -26,6 +27,10 @@ TEXT_MAX_LENGTH = PlayerReport._meta.get_field("text").max_length
 
 class TooManyReports(LeagueError):
     """The reporter's daily allowance is used up (a 429 for the page)."""
+
+
+# The latest finished tables with the player a report may attach (the form offers them).
+TABLES_OFFERED = 20
 
 
 def reports_per_day() -> int:
@@ -41,6 +46,7 @@ def report_player(
     text: str = "",
     chat_table: str = "",
     chat_lines: list[dict[str, Any]] | None = None,
+    table: str = "",
 ) -> PlayerReport:
     """File a report about `player` for staff to read; from a table's chat (docs/chat.md) with
     the table and the conversation (`chat_table`, `chat_lines`) for staff to read too."""
@@ -58,6 +64,15 @@ def report_player(
             _("%(name)s is one of the site's own bots: tell staff about it some other way.")
             % {"name": player.name}
         )
+    if table:
+        together = (
+            gameplay.finished_tables_together(reporter.pk, player.user_id, limit=TABLES_OFFERED)
+            if player.user_id
+            else []
+        )
+        if table not in {t["ref"] for t in together}:
+            raise LeagueError(_("Attach a table you played with them, or none."))
+        chat_table = chat_table or table
     # The account's row is the lock: two reports at once are counted one after the other.
     get_user_model().objects.select_for_update().get(pk=reporter.pk)
     since = timezone.now() - timedelta(days=1)

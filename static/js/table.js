@@ -123,6 +123,8 @@
     event.stopPropagation();
     const id = event.currentTarget.parentNode.dataset.hintId;
     openHint = openHint === id ? null : id;
+    // Closed by a second click: let go of the focus too, or a mouse's :focus-within keeps it shown.
+    if (openHint === null) event.currentTarget.blur();
     syncHints();
   }
   // The (i) of `key` (null when the game has no such hint); `where` tells apart two places
@@ -151,6 +153,15 @@
     if (own) return own;
     return entry.contract ? `contract.${entry.contract}` : `act.${entry.act}`;
   }
+  // Escape closes an explanation, whether a tap opened it or the focus shows it.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".hint");
+    if (!openHint && !focused) return;
+    openHint = null;
+    if (focused) document.activeElement.blur();
+    syncHints();
+  });
   document.addEventListener("click", (event) => {
     if (openHint && !event.target.closest(".hint")) {
       openHint = null;

@@ -130,3 +130,47 @@ def test_only_staff_read_or_handle_reports(vera, rex):
         reports.mark_handled([filed], by=user)
     filed.refresh_from_db()
     assert not filed.handled
+
+
+def finished_table(*users, status="finished") -> str:
+    from gameplay.models import Seat, Table
+
+    table = Table.objects.create(
+        game="saichugen", status=status, finished_at=timezone.now() - timedelta(hours=1)
+    )
+    for n, user in enumerate(users):
+        Seat.objects.create(table=table, number=n, name=user.username, user=user)
+    return table.pk
+
+
+def test_a_report_may_attach_a_table_played_together_and_only_such_a_table(vera, rex, staff):
+    user, client = vera
+    other = User.objects.create_user("olga", password="pw")
+    together = finished_table(user, rex.user)
+    elsewhere = finished_table(user, other)  # vera's, but not with rex
+    playing = finished_table(user, rex.user, status="playing")  # not over: not offered
+    form = client.get(f"/players/{rex.pk}/report/").content.decode()
+    assert f'value="{together}"' in form
+    assert f'value="{elsewhere}"' not in form and f'value="{playing}"' not in form
+    for ref in (elsewhere, playing, "no-such-table"):
+        response = client.post(
+            f"/players/{rex.pk}/report/", {"reason": "cheating", "text": "", "table": ref}
+        )
+        assert response.status_code == 400
+    assert not PlayerReport.objects.exists()
+    response = client.post(
+        f"/players/{rex.pk}/report/", {"reason": "cheating", "text": "soft play", "table": together}
+    )
+    assert response.status_code == 302
+    filed = PlayerReport.objects.get()
+    assert filed.chat_table == together
+    page = staff.get(f"/admin/league/playerreport/{filed.pk}/change/").content.decode()
+    assert f'href="/tables/{together}/replay/"' in page
+    # The service checks it too, whatever the form offered.
+    with pytest.raises(reports.LeagueError):
+        reports.report_player(user, rex, reason="cheating", table=elsewhere)
+
+
+def test_without_a_table_together_the_form_offers_none(vera, rex):
+    _, client = vera
+    assert 'name="table"' not in client.get(f"/players/{rex.pk}/report/").content.decode()

@@ -40,6 +40,18 @@ def test_a_contracts_explanation_shows_on_hover_and_on_a_tap(server, desktop, ph
     shot(desktop, screenshots, "rules-hint-hover-desktop")
     desktop.mouse.move(1, 1)
     text.wait_for(state="hidden")
+    # A click opens it; a second click closes it, though the (i) had the focus (a walk found
+    # it stayed shown); Escape closes it too.
+    tip.locator(".hint-i").click()
+    text.wait_for(state="visible")
+    tip.locator(".hint-i").click()
+    desktop.mouse.move(1, 1)
+    text.wait_for(state="hidden")
+    tip.locator(".hint-i").click()
+    text.wait_for(state="visible")
+    desktop.keyboard.press("Escape")
+    desktop.mouse.move(1, 1)
+    text.wait_for(state="hidden")
     # The goal and the rules page, from the table's header.
     assert "6 of the 11" in desktop.locator("#goal").inner_text()
     assert desktop.locator("#rules-link").get_attribute("href") == "/games/mediatore/"
