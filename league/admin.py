@@ -28,8 +28,22 @@ from league.services.reports import mark_handled
 TABLES_TOGETHER = 20
 
 
+class StaffOnlyAdmin(admin.ModelAdmin):
+    """Every member of staff reads and decides (no model permission needed); nobody else sees
+    anything. The pages only show (read-only fields); the writes go through the services."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+
 @admin.register(PlayerReport)
-class PlayerReportAdmin(admin.ModelAdmin):
+class PlayerReportAdmin(StaffOnlyAdmin):
     list_display = ["created_at", "player", "reason", "reporter", "handled", "handled_by"]
     list_filter = ["handled", "reason", "created_at"]
     search_fields = ["player__name", "reporter__username", "text"]
@@ -126,17 +140,6 @@ class PlayerReportAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # reports come from the players' pages
 
-    # Every member of staff reads and handles reports (no model permission needed); the change
-    # page only shows a report (every field is read-only), the actions below are the writes.
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_module_permission(request)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_module_permission(request)
-
     @admin.action(description=_("Mark the selected reports handled"))
     def mark_as_handled(self, request: HttpRequest, queryset: QuerySet[PlayerReport]) -> None:
         n = mark_handled(queryset, by=request.user)
@@ -188,7 +191,7 @@ class FairPlayDecisionForm(forms.ModelForm):
 
 
 @admin.register(FairPlayFlag)
-class FairPlayFlagAdmin(admin.ModelAdmin):
+class FairPlayFlagAdmin(StaffOnlyAdmin):
     """Staff's list of the farming flags (docs/fair-play.md): the pair, the pattern, the matches
     held; an open flag's page takes the decision (league.fairplay.review.decide)."""
 
@@ -258,15 +261,6 @@ class FairPlayFlagAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a decision stays on record
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_module_permission(request)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_module_permission(request)
 
     def save_model(self, request: HttpRequest, obj: FairPlayFlag, form: Any, change: bool) -> None:
         """The decision goes through the service (staff only, a reason, once; re-rates)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from accounts.client_address import request_client_address
@@ -36,12 +35,9 @@ def network_digest(address: str | None) -> str | None:
 
 
 def note_network(player_id: int, digest: str) -> None:
-    """Remember that the player's account was seen on the network `digest` (now)."""
-    updated = ClientNetwork.objects.filter(player_id=player_id, digest=digest).update(
-        last_seen=timezone.now()
-    )
-    if not updated:
-        ClientNetwork.objects.get_or_create(player_id=player_id, digest=digest)
+    """Remember that the player's account was seen on the network `digest` (now: `last_seen`
+    is stamped on every save)."""
+    ClientNetwork.objects.update_or_create(player_id=player_id, digest=digest)
 
 
 def note_login(request: Any, user: Any) -> None:
