@@ -210,6 +210,8 @@ CELERY_TASK_ROUTES = {
     "gameplay.bot_move": {"queue": "bots"},
     # Game analysis (docs/bots.md, "Game analysis"): searching too, so the bots' workers.
     "gameplay.analyse_table": {"queue": "bots"},
+    # The fair-play judging of finished tables (docs/fair-play.md, "Collusion"): rollouts too.
+    "league.judge_tables": {"queue": "bots"},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
@@ -219,6 +221,12 @@ CELERY_TIMEZONE = "UTC"
 # itself in the embedded mode (GAMEPLAY_EMBEDDED_SWEEPER, below). The one list of both.
 # Turn clocks: due timeouts applied (claimed once per seq, so overlap is safe).
 CELERY_BEAT_SCHEDULE = {
+    # Finished tables of people judged for the collusion analytics, a few at a time.
+    "league-judge-tables": {
+        "task": "league.judge_tables",
+        "schedule": 120.0,
+        "options": {"expires": 110},
+    },
     "gameplay-sweep-clocks": {
         "task": "gameplay.sweep_clocks",
         "schedule": 1.0,

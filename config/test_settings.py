@@ -48,3 +48,4 @@ REST_FRAMEWORK = {
         "token": "10000/minute",
     },
 }
+FAIR_PLAY_JUDGE_BESIDE = False  # judged inline: no spawned process per test

@@ -415,6 +415,21 @@ def finished_tables_together(user_id: int, other_id: int, limit: int = 20) -> li
     return [{"ref": ref, "game": game, "finished_at": at} for ref, game, at in rows]
 
 
+def finished_tables_of_people(since: Any, games: Iterable[str], people: int = 2) -> list[str]:
+    """The finished tables of these games since `since` at which at least `people` accounts sat
+    (or resigned a seat), the oldest first: what the fair-play judging reads. One query."""
+    sat = Q(seats__user_id__isnull=False) | Q(seats__resigned_user_id__isnull=False)
+    return list(
+        Table.objects.filter(
+            status=Table.Status.FINISHED, finished_at__gte=since, game__in=list(games)
+        )
+        .annotate(people=Count("seats", filter=sat))
+        .filter(people__gte=people)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)
+    )
+
+
 def busy_accounts(user_ids: Iterable[int], since: Any) -> set[int]:
     """Those of these accounts that sit (or resigned, or have a rematch seat kept) at a table
     that waits or is being played, or at any table touched since `since`: a guest's games that

@@ -12,16 +12,26 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.catalogue import display_name
 from league.errors import LeagueError
-from league.fairplay import review
-from league.models import FairPlayFlag, Player, PlayerReport, RatedMatch, RatingHistory
+from league.fairplay import judging, review
+from league.models import (
+    FairPlayFlag,
+    JudgedTable,
+    Player,
+    PlayerReport,
+    RatedMatch,
+    RatingHistory,
+)
 from league.services.reports import mark_handled
 
 # The reporter's and the reported player's latest rated tables together, on a report's page.
@@ -58,6 +68,7 @@ class PlayerReportAdmin(StaffOnlyAdmin):
         "conversation",
         "tables_together",
         "fair_play_flags",
+        "collusion",
         "created_at",
         "handled",
         "handled_at",
@@ -135,6 +146,29 @@ class PlayerReportAdmin(StaffOnlyAdmin):
             return "-"
         return format_html(
             "<ul>{}</ul>", format_html_join("", '<li><a href="{}">{}</a> ({})</li>', rows)
+        )
+
+    @admin.display(description=_("collusion analytics"))
+    def collusion(self, report: PlayerReport) -> str:
+        """The suspect pairs (docs/fair-play.md, "Collusion") that name the reported player."""
+        found = judging.suspects_with(report.player_id)
+        if not found:
+            return "-"
+        names = _names({p for _, s in found for p in s.players})
+        link = reverse("admin:league_judgedtable_changelist")
+        rows = [
+            (
+                link,
+                display_name(game),
+                names.get(s.players[0], "?"),
+                names.get(s.players[1], "?"),
+                f"{s.score:.1f}",
+            )
+            for game, s in found
+        ]
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join("", '<li><a href="{}">{}</a>: {} → {} ({})</li>', rows),
         )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -275,3 +309,84 @@ class FairPlayFlagAdmin(StaffOnlyAdmin):
             )
         except LeagueError as error:
             self.message_user(request, str(error), messages.ERROR)
+
+
+@admin.register(JudgedTable)
+class CollusionAdmin(StaffOnlyAdmin):
+    """ "Collusion analytics": the pairs whose decisions lean toward each other (docs/fair-play.md,
+    "Collusion"), per game, with the evidence — the tables, the decisions that leaned furthest,
+    what they cost and to whom it went. The judged tables themselves are not edited here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Collusion analytics"),
+            "opts": self.model._meta,
+            "games": collusion_report(),
+            "judged": JudgedTable.objects.count(),
+            "threshold": judging.collusion.THRESHOLD,
+            "min_deals": judging.collusion.MIN_DEALS,
+        }
+        return TemplateResponse(request, "admin/league/collusion.html", context)
+
+
+def _names(ids: set[Any]) -> dict[Any, str]:
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+def collusion_report() -> list[dict[str, Any]]:
+    """Per judged game, its suspect pairs as the page shows them. A query per game, and one
+    for the names."""
+    found = [(game, judging.suspects(game)) for game in judging.judged_games()]
+    ids = {p for _, pairs in found for s in pairs for p in s.players}
+    ids |= {o for _, pairs in found for s in pairs for _, d in s.lean.strongest() for o in d.others}
+    names = _names(ids)
+    out = []
+    for game, pairs in found:
+        rows = []
+        for s in pairs:
+            lean = s.lean
+            rows.append(
+                {
+                    "helper": names.get(lean.helper, lean.helper),
+                    "helped": names.get(lean.helped, lean.helped),
+                    "helper_id": lean.helper,
+                    "helped_id": lean.helped,
+                    "score": round(s.score, 1),
+                    "toward": lean.toward,
+                    "away": lean.away,
+                    "cost": round(lean.cost, 1),
+                    "gained": round(lean.gained, 1),
+                    "back": round(s.back.score, 1) if s.back is not None else None,
+                    "tables": sorted(lean.tables),
+                    "decisions": [
+                        {
+                            "table": d.table,
+                            "deal": d.deal + 1,
+                            "action": d.index + 1,
+                            "cost": round(d.cost, 2),
+                            "lean": round(x, 2),
+                            "gains": [
+                                (names.get(o, "-") if o is not None else "bot", round(g, 2))
+                                for o, g in zip(d.others, d.gains, strict=True)
+                            ],
+                        }
+                        for x, d in lean.strongest()
+                    ],
+                }
+            )
+        out.append({"game": display_name(game), "pairs": rows})
+    return out

@@ -1148,3 +1148,29 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user_id}"
+
+
+class JudgedTable(models.Model):
+    """Where the decisions of a finished table's people sent payout (`games.transfers`), kept
+    for the collusion analytics (`league.fairplay.collusion`): judged once, afterwards, by
+    `league.fairplay.judging`; read only by staff."""
+
+    table_ref = models.CharField(max_length=64, unique=True)
+    game = models.CharField(max_length=32)
+    finished_at = models.DateTimeField()
+    players = models.JSONField(
+        default=list, help_text="player id per seat; null for a bot or a forfeited seat"
+    )
+    decisions = models.JSONField(
+        default=list, help_text="games.transfers entries: deal, index, seat, cost, to"
+    )
+    judged_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "finished_at"])]
+        verbose_name = _("judged table")
+        # The admin lists the suspect pairs under this name (league/admin.py).
+        verbose_name_plural = _("collusion analytics")
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.table_ref}"

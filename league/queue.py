@@ -36,6 +36,7 @@ FINISH_TABLE = "league.finish_table"
 DELETE_IDLE_GUESTS = "league.delete_idle_guests"
 PUSH_NOTICES = "league.push_notices"
 NOTICE_TIMERS = "league.notice_timers"
+JUDGE_TABLES = "league.judge_tables"
 
 
 def on_commit(name: str, *args: Any, robust: bool = False, beside: bool = False) -> None:

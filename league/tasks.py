@@ -9,6 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from league import finished_tables, queue
+from league.fairplay import judging
 from league.models import Event
 from league.ratings import services as ratings
 from league.services import guests, notice_mail, notice_timers, schedule, web_push
@@ -99,3 +100,10 @@ def apply_deadline_policies() -> int:
 def delete_idle_guests() -> int:
     """Delete guests idle for GUEST_IDLE_DAYS with no table in play (beat, hourly); idempotent."""
     return guests.delete_idle_guests()
+
+
+@shared_task(name=queue.JUDGE_TABLES)
+def judge_tables() -> int:
+    """Judge the latest finished tables of people for the collusion analytics (beat, every two
+    minutes, on the bots' queue: it searches); idempotent."""
+    return judging.sweep()

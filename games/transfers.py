@@ -1,0 +1,126 @@
+"""Where a decision's payout went (docs/fair-play.md, "Collusion"): for each decision of a
+finished record, what it cost its maker against the maker's best choice and what each other
+seat gained by it.
+
+Pure, like the engines, and read afterwards, when every card is known: each candidate action is
+played in the real deal and the deal finished `rollouts` times by the basic policy (the same
+generators for every candidate, so that their differences are the decision's and not the
+rollouts' luck). The maker's best candidate is the reference; the taken action's payout vector
+minus the reference's says who gained what. Zero-sum games: the maker's cost is what the others
+gained together, and an honest player's mistakes go to each of the others about equally often —
+a colluder's go to one of them (`league/fairplay/collusion.py` counts that per pair).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from games.core.base import Match
+from games.core.bots.registry import get_bot
+from games.core.bots.search import Rollout, candidates, policy_rollout, random_rollout
+from games.core.errors import EngineError
+from games.core.records import replay_record
+
+ROLLOUTS = 4
+
+
+def _key(action: dict[str, Any]) -> str:
+    parts = []
+    for name, value in sorted(action.items()):
+        if name != "seat":
+            parts.append(f"{name}={sorted(value) if isinstance(value, list) else value}")
+    return "&".join(parts)
+
+
+def _has_choice(legal: list[dict[str, Any]]) -> bool:
+    if len(legal) > 1:
+        return True
+    entry = legal[0] if legal else {}
+    if entry.get("act") == "exchange":
+        return True
+    return "choose" in entry and len(entry.get("from", ())) > entry["choose"]
+
+
+def _rollout(game: str) -> Rollout:
+    """The basic policy where it is a fair model of the players and quick enough to play out
+    (its `rollout` trait), else uniformly random moves: the strong level's choice too."""
+    basic = get_bot(game, "basic")
+    return policy_rollout(basic.choose) if basic.rollout else random_rollout
+
+
+def _finish_deal(world: Match, deal: int, rollout: Rollout, rng: random.Random) -> list[int]:
+    while not world.finished and world.deal_no == deal:
+        rollout(world, rng)
+    return list(world.results[deal]["payouts"])
+
+
+def outcomes(
+    match: Match, seat: int, options: list[dict[str, Any]], *, rollouts: int, seed: str
+) -> list[list[float] | None]:
+    """The mean deal payout vector of each option played by `seat` in the real `match`, the deal
+    finished by the basic policy (`_rollout`); None for an option the engine refuses."""
+    rollout = _rollout(match.GAME)
+    deal = match.deal_no
+    totals: list[list[float] | None] = [None] * len(options)
+    for r in range(rollouts):
+        for i, action in enumerate(options):
+            trial = match.clone()
+            try:
+                trial.apply(seat, {k: v for k, v in action.items() if k != "seat"})
+            except EngineError:
+                continue
+            pays = _finish_deal(trial, deal, rollout, random.Random(f"{seed}/{r}"))
+            row = totals[i] or [0.0] * len(pays)
+            totals[i] = [t + p for t, p in zip(row, pays, strict=True)]
+    return [None if t is None else [p / rollouts for p in t] for t in totals]
+
+
+def judge(
+    match: Match, seat: int, taken: dict[str, Any], *, rollouts: int = ROLLOUTS, seed: str = "0"
+) -> dict[str, Any] | None:
+    """One decision (`taken` by `seat` at `match`, every card known): {"cost": what the maker
+    lost against its best candidate, "to": each seat's gain by it (the maker's own is -cost)};
+    None when there was nothing to choose."""
+    legal = match.legal(seat)
+    if not _has_choice(legal):
+        return None
+    plain = {k: v for k, v in taken.items() if k != "seat"}
+    options = candidates(legal, random.Random(seed), plain)
+    if len(options) < 2:
+        return None
+    means = outcomes(match, seat, options, rollouts=rollouts, seed=seed)
+    mine = means[0]  # the taken action is the first candidate (the prior)
+    if mine is None:
+        return None
+    scored = [(m[seat], i) for i, m in enumerate(means) if m is not None]
+    best = means[max(scored, key=lambda x: (x[0], -x[1]))[1]]
+    assert best is not None
+    gains = [round(t - b, 4) for t, b in zip(mine, best, strict=True)]
+    return {"cost": round(best[seat] - mine[seat], 4), "to": gains}
+
+
+def record_transfers(
+    record: dict[str, Any],
+    seats: Iterable[int] | None = None,
+    *,
+    rollouts: int = ROLLOUTS,
+    seed: str = "0",
+) -> list[dict[str, Any]]:
+    """Every decision with a choice of the named seats (default all) in a finished record:
+    {"deal", "index", "seat", "cost", "to"}. Deterministic for a seed."""
+    wanted = None if seats is None else set(seats)
+    out = []
+    n_deals = len(record["deals"])
+    for k, deal in enumerate(record["deals"]):
+        head = {**record, "deals": [*record["deals"][:k], {**deal, "actions": []}]}
+        match = replay_record(head, n_deals=n_deals)
+        for j, action in enumerate(deal.get("actions", [])):
+            seat = action.get("seat")
+            if wanted is None or seat in wanted:
+                found = judge(match, seat, action, rollouts=rollouts, seed=f"{seed}/{k}/{j}")
+                if found is not None:
+                    out.append({"deal": k, "index": j, "seat": seat, **found})
+            match.apply(seat, action)
+    return out

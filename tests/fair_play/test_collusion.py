@@ -1,0 +1,107 @@
+"""Collusion analytics: where a decision's payout went (games.transfers), the pairs' leans
+(league.fairplay.collusion), and the detector tried on bots (bench/collusion.py) at small scale."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.collusion import simulate
+from games import registry
+from games.core.records import export_record
+from games.evaluate import chooser, play_table
+from games.transfers import record_transfers
+from league.fairplay import collusion
+
+
+def decision(deal: int, maker: str, others: tuple[str, str], gains: tuple[float, float], i=0):
+    return collusion.Decision(f"t{deal}", deal, i, maker, others, max(0.0, sum(gains)), gains)
+
+
+def test_an_honest_players_mistakes_spread_over_both_others_are_no_lean():
+    rng = random.Random(5)
+    found = []
+    for deal in range(200):
+        for i in range(6):
+            gift = rng.random()
+            to_b = rng.random() < 0.5
+            found.append(decision(deal, "a", ("b", "c"), (gift, 0.0) if to_b else (0.0, gift), i))
+    assert collusion.suspects(found) == []
+    assert abs(collusion.leans(found)[("a", "b")].score) < collusion.THRESHOLD
+
+
+def test_a_player_who_gives_to_one_other_deal_after_deal_is_a_suspect_with_the_evidence():
+    found = [decision(d, "a", ("b", "c"), (1.5, -0.5)) for d in range(40)]
+    found += [decision(d, "a", ("b", "c"), (0.0, 0.2), 1) for d in range(40, 48)]  # a few back
+    (suspect,) = collusion.suspects(found)
+    assert suspect.players == ("a", "b")
+    lean = suspect.lean
+    assert (lean.toward, lean.away) == (40, 8)
+    assert lean.gained == pytest.approx(60.0) and lean.cost == pytest.approx(40.0)
+    assert [d.deal for _, d in lean.strongest(3)] == [0, 1, 2]
+
+
+def test_many_leaning_decisions_in_one_deal_count_as_one_deal():
+    """Decisions of one deal hang together (who is in danger decides where every card's payout
+    goes): a single deal never makes a suspect, however many decisions lean in it."""
+    found = [decision(0, "a", ("b", "c"), (1.0, 0.0), i) for i in range(200)]
+    lean = collusion.leans(found)[("a", "b")]
+    assert lean.leaning == 1 and collusion.suspects(found) == []
+
+
+def test_bots_and_the_maker_are_never_part_of_a_pair():
+    found = [decision(d, "a", (None, "c"), (2.0, 0.0)) for d in range(60)]
+    assert ("a", None) not in collusion.leans(found)
+    assert collusion.suspects(found) == []
+
+
+gains = st.tuples(st.floats(-50, 50, allow_nan=False), st.floats(-50, 50, allow_nan=False)).filter(
+    lambda g: abs(g[0] - g[1]) > 1e-3
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(gains, min_size=1, max_size=80), st.floats(0.01, 100))
+def test_the_score_is_the_same_in_any_unit_and_turns_over_when_the_others_swap(rows, factor):
+    plain = [decision(d, "a", ("b", "c"), g) for d, g in enumerate(rows)]
+    scaled = [
+        decision(d, "a", ("b", "c"), (g[0] * factor, g[1] * factor)) for d, g in enumerate(rows)
+    ]
+    swapped = [decision(d, "a", ("c", "b"), (g[1], g[0])) for d, g in enumerate(rows)]
+    score = collusion.leans(plain)[("a", "b")].score
+    assert collusion.leans(scaled)[("a", "b")].score == pytest.approx(score)
+    assert collusion.leans(swapped)[("a", "b")].score == pytest.approx(score)
+    assert collusion.leans(plain)[("a", "c")].score == pytest.approx(-score)
+
+
+THREE = [name for name in registry.game_names() if registry.get_game(name).seats == 3]
+
+
+@pytest.mark.parametrize("game", THREE)
+def test_a_decisions_cost_to_its_maker_is_what_the_others_gained(game):
+    """Zero-sum: each judged decision's gains add up to nothing, the maker's own being minus its
+    cost, and no decision costs less than nothing (the reference is the maker's best)."""
+    basic = chooser(game, "basic")
+    record = export_record(play_table(game, "transfers/1", [basic] * 3))
+    judged = record_transfers(record, rollouts=1)
+    assert judged, "a deal has decisions with a choice"
+    for e in judged:
+        assert sum(e["to"]) == pytest.approx(0.0, abs=1e-3)
+        assert e["to"][e["seat"]] == pytest.approx(-e["cost"], abs=1e-3)
+        assert e["cost"] >= 0
+    assert record_transfers(record, rollouts=1) == judged  # deterministic
+    mine = record_transfers(record, [1], rollouts=1)
+    assert mine == [e for e in judged if e["seat"] == 1]
+
+
+def test_the_simulation_finds_a_clear_colluder_and_flags_no_honest_pair():
+    """bench/collusion.py at small scale (fixed seeds): a colluder who plays half its decisions
+    for its partner is found after 25 deals; three honest players are not flagged."""
+    out = simulate("schieberamsch", tables=1, honest_tables=1, deals=25, strength=0.5, seed=3)
+    at = {(r["deals"], r["score"]): r for r in out["checkpoints"]}
+    row = at[(20, "sign")]
+    assert out["moved_per_deal"] > 0
+    assert row["found"] == 1.0 and row["false_positives"] == 0.0

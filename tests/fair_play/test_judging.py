@@ -1,0 +1,91 @@
+"""Finished tables of people are judged once for the collusion analytics, and staff alone read
+the suspect pairs with their evidence."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from league.fairplay import collusion, judging
+from league.models import JudgedTable, Player
+from tests.gameplay.conftest import make_table, make_users
+from tests.replay.conftest import play_out
+
+pytestmark = pytest.mark.django_db
+
+URL = "/admin/league/judgedtable/"
+
+
+def test_a_finished_table_of_two_people_is_judged_once_for_their_seats_only():
+    ana, ben, cleo = make_users("ana", "ben", "cleo")
+    pa = Player.objects.create(name="ana", user=ana)
+    pb = Player.objects.create(name="ben", user=ben)
+    shared = play_out(make_table("schieberamsch", people=[ana, ben], bots=["b1"]))
+    alone = play_out(make_table("schieberamsch", people=[cleo], bots=["b1", "b2"]))
+    other = play_out(make_table("mediatore", people=[ana, ben], bots=["b1", "b2"]))
+    assert judging.sweep() == 1
+    row = JudgedTable.objects.get()
+    assert row.table_ref == str(shared.id) and row.game == "schieberamsch"
+    assert row.players == [pa.pk, pb.pk, None]
+    assert row.decisions and {e["seat"] for e in row.decisions} <= {0, 1}
+    assert judging.sweep() == 0  # nothing twice
+    assert judging.judge(str(alone.id)) is None  # one person: no pair to judge
+    assert judging.judge(str(other.id)) is None  # a game of partners: not yet
+    assert JudgedTable.objects.count() == 1
+
+
+def leaning_tables(helper: Player, helped: Player, third: Player, n: int) -> None:
+    """`n` judged one-deal tables at which `helper` gave to `helped` at the third's cost."""
+    for t in range(n):
+        JudgedTable.objects.create(
+            table_ref=f"t{t}",
+            game="saichugen",
+            finished_at=timezone.now() - timedelta(hours=t),
+            players=[helper.pk, helped.pk, third.pk],
+            decisions=[{"deal": 0, "index": 3, "seat": 0, "cost": 1.0, "to": [-1.0, 1.5, -0.5]}],
+        )
+
+
+@pytest.fixture
+def suspect_pair():
+    mal, lory, vic = (Player.objects.create(name=n) for n in ("Mal", "Lory", "Vic"))
+    leaning_tables(mal, lory, vic, collusion.MIN_DEALS + 10)
+    return mal, lory, vic
+
+
+def test_staff_read_the_pair_with_its_tables_decisions_and_to_whom_it_went(
+    client, suspect_pair, django_user_model, django_assert_max_num_queries
+):
+    mal, lory, _vic = suspect_pair
+    staff = django_user_model.objects.create_user("mod", password="pw", is_staff=True)
+    client.force_login(staff)
+    with django_assert_max_num_queries(12):
+        html = client.get(URL).content.decode()
+    assert f'data-pair="{mal.pk}-{lory.pk}"' in html
+    assert "Mal for Lory" in html and "/tables/t0/replay/" in html
+    assert "Lory +1.5" in html and "Vic -0.5" in html
+    assert client.get(URL + "add/").status_code == 403
+
+
+def test_players_and_outsiders_never_see_the_analytics(client, suspect_pair, django_user_model):
+    assert client.get(URL).status_code == 302
+    client.force_login(django_user_model.objects.create_user("mal", password="pw"))
+    response = client.get(URL)
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_a_report_about_a_suspect_shows_staff_the_pair(client, suspect_pair, django_user_model):
+    from league.models import PlayerReport
+
+    mal, _lory, vic = suspect_pair
+    vic.user = django_user_model.objects.create_user("vic", password="pw")
+    vic.save()
+    report = PlayerReport.objects.create(reporter=vic.user, player=mal, reason="cheating")
+    client.force_login(django_user_model.objects.create_user("mod", password="pw", is_staff=True))
+    page = client.get(f"/admin/league/playerreport/{report.pk}/change/").content.decode()
+    assert "Mal → Lory" in page and URL in page
+    other = PlayerReport.objects.create(reporter=vic.user, player=vic, reason="cheating")
+    page = client.get(f"/admin/league/playerreport/{other.pk}/change/").content.decode()
+    assert "Mal → Lory" not in page
