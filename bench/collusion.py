@@ -92,14 +92,16 @@ def table(job: tuple[str, str, int, int, float, int]) -> dict[str, Any]:
             )
         found = record_transfers(export_record(match), rollouts=rollouts, seed=deal_seed)
         for d in collusion.decisions_of(f"{t}/{i}", order, found):
-            judged.append((i, d.maker, d.others, d.cost, d.gains))
+            judged.append((i, d.maker, d.others, d.cost, d.gains, d.tilts))
     return {"table": t, "colluding": colluding, "names": names, "judged": judged, "moved": moved}
 
 
 def _decisions(done: dict[str, Any], upto: int) -> list[collusion.Decision]:
     return [
-        collusion.Decision(f"{done['table']}/{i}", i, 0, maker, tuple(others), cost, tuple(gains))
-        for i, maker, others, cost, gains in done["judged"]
+        collusion.Decision(
+            f"{done['table']}/{i}", i, 0, maker, tuple(others), cost, tuple(gains), tuple(tilts)
+        )
+        for i, maker, others, cost, gains, tilts in done["judged"]
         if i < upto
     ]
 

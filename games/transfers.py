@@ -81,7 +81,8 @@ def judge(
     match: Match, seat: int, taken: dict[str, Any], *, rollouts: int = ROLLOUTS, seed: str = "0"
 ) -> dict[str, Any] | None:
     """One decision (`taken` by `seat` at `match`, every card known): {"cost": what the maker
-    lost against its best candidate, "to": each seat's gain by it (the maker's own is -cost)};
+    lost against its best candidate, "to": each seat's gain by it (the maker's own is -cost),
+    "tilt": how far it favoured each other seat among the candidates (`_tilt`; the maker's 0)};
     None when there was nothing to choose."""
     legal = match.legal(seat)
     if not _has_choice(legal):
@@ -98,7 +99,25 @@ def judge(
     best = means[max(scored, key=lambda x: (x[0], -x[1]))[1]]
     assert best is not None
     gains = [round(t - b, 4) for t, b in zip(mine, best, strict=True)]
-    return {"cost": round(best[seat] - mine[seat], 4), "to": gains}
+    valid = [m for m in means if m is not None]
+    tilt = [0.0 if o == seat else _tilt(valid, mine, seat, o) for o in range(len(mine))]
+    return {"cost": round(best[seat] - mine[seat], 4), "to": gains, "tilt": tilt}
+
+
+def _tilt(means: list[list[float]], taken: list[float], maker: int, to: int) -> float:
+    """Where the taken action stands among the candidates by how much it favours seat `to`
+    over the maker's other opponents: +1 the candidate that favours `to` most, -1 the one that
+    favours it least, in between by rank (ties halfway). Bounded, so one big swing weighs no
+    more than a small one; an honest player's choices are as often on one side as the other."""
+
+    def favour(m: list[float]) -> float:
+        rest = [m[o] for o in range(len(m)) if o not in (maker, to)]
+        return m[to] - (sum(rest) / len(rest) if rest else 0.0)
+
+    mine = favour(taken)
+    below = sum(favour(m) < mine - 1e-9 for m in means)
+    above = sum(favour(m) > mine + 1e-9 for m in means)
+    return round((below - above) / (len(means) - 1), 4) if len(means) > 1 else 0.0
 
 
 def record_transfers(
@@ -109,7 +128,7 @@ def record_transfers(
     seed: str = "0",
 ) -> list[dict[str, Any]]:
     """Every decision with a choice of the named seats (default all) in a finished record:
-    {"deal", "index", "seat", "cost", "to"}. Deterministic for a seed."""
+    {"deal", "index", "seat", "cost", "to", "tilt"}. Deterministic for a seed."""
     wanted = None if seats is None else set(seats)
     out = []
     n_deals = len(record["deals"])

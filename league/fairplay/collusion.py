@@ -48,6 +48,7 @@ class Decision:
     others: tuple[Any, ...]
     cost: float
     gains: tuple[float, ...]
+    tilts: tuple[float, ...] = ()  # how far it favoured each other (games.transfers._tilt)
 
 
 @dataclass
@@ -186,6 +187,7 @@ def decisions_of(
                 others=tuple(players[s] for s in idx),
                 cost=float(e["cost"]),
                 gains=tuple(float(e["to"][s]) for s in idx),
+                tilts=tuple(float(e["tilt"][s]) for s in idx) if "tilt" in e else (),
             )
         )
     return out
