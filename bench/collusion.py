@@ -92,48 +92,59 @@ def table(job: tuple[str, str, int, int, float, int]) -> dict[str, Any]:
             )
         found = record_transfers(export_record(match), rollouts=rollouts, seed=deal_seed)
         for d in collusion.decisions_of(f"{t}/{i}", order, found):
-            judged.append((i, d.maker, d.others, d.cost, d.gains, d.tilts))
+            judged.append(
+                (i, d.maker, d.others, d.cost, d.gains, d.tilts, d.positions, d.standings)
+            )
     return {"table": t, "colluding": colluding, "names": names, "judged": judged, "moved": moved}
 
 
 def _decisions(done: dict[str, Any], upto: int) -> list[collusion.Decision]:
     return [
         collusion.Decision(
-            f"{done['table']}/{i}", i, 0, maker, tuple(others), cost, tuple(gains), tuple(tilts)
+            f"{done['table']}/{i}",
+            i,
+            0,
+            maker,
+            tuple(others),
+            cost,
+            tuple(gains),
+            tuple(tilts),
+            tuple(places),
+            tuple(standings),
         )
-        for i, maker, others, cost, gains, tilts in done["judged"]
+        for i, maker, others, cost, gains, tilts, places, standings in done["judged"]
         if i < upto
     ]
 
 
-def _pairs(done: dict[str, Any], upto: int, t: bool = False) -> list[tuple[bool, float]]:
+def _pairs(done: dict[str, Any], upto: int, baseline: dict[Any, float]) -> list[tuple[bool, float]]:
     """(colluding?, score) of the table's pairs after `upto` deals: the colluding pair only at
     a colluding table, all three at an honest one."""
-    lean = collusion.leans(_decisions(done, upto))
+    lean = collusion.leans(_decisions(done, upto), baseline)
     a, b, c = done["names"]
     wanted = [(a, b)] if done["colluding"] else [(a, b), (a, c), (b, c)]
     out = []
     for x, y in wanted:
         there = [lean[p] for p in ((x, y), (y, x)) if p in lean]
-        score = (lambda x: x.t_score) if t else (lambda x: x.score)
-        top = max(there, key=score) if there else None
+        top = max(there, key=lambda x: x.score) if there else None
         ok = top is not None and top.leaning >= collusion.MIN_DEALS
-        out.append((done["colluding"], score(top) if ok else float("-inf")))
+        out.append((done["colluding"], top.score if ok else float("-inf")))
     return out
 
 
 def report(done: list[dict[str, Any]], deals: int) -> dict[str, Any]:
     """Detection and false positives at each checkpoint, and the calibration figures."""
     rows = []
-    for upto, t in [(c, t) for c in CHECKPOINTS if c <= deals for t in (False, True)]:
-        pairs = [p for d in done for p in _pairs(d, upto, t)]
+    for upto in sorted({c for c in CHECKPOINTS if c < deals} | {deals}):
+        # The population's baseline, as the site takes it over all the game's judged tables.
+        base = collusion.baseline(x for d in done for x in _decisions(d, upto))
+        pairs = [p for d in done for p in _pairs(d, upto, base)]
         bad = [s for col, s in pairs if col]
         good = sorted(s for col, s in pairs if not col)
         q99 = good[min(len(good) - 1, int(0.99 * len(good)))] if good else None
         rows.append(
             {
                 "deals": upto,
-                "score": "t" if t else "sign",
                 "found": round(sum(s >= collusion.THRESHOLD for s in bad) / len(bad), 3)
                 if bad
                 else None,

@@ -128,18 +128,22 @@ def record_transfers(
     seed: str = "0",
 ) -> list[dict[str, Any]]:
     """Every decision with a choice of the named seats (default all) in a finished record:
-    {"deal", "index", "seat", "cost", "to", "tilt"}. Deterministic for a seed."""
+    {"deal", "index", "seat", "cost", "to", "tilt", "result"} — "result" the deal's payouts as
+    it ended (whom the play went against). Deterministic for a seed."""
     wanted = None if seats is None else set(seats)
     out = []
     n_deals = len(record["deals"])
     for k, deal in enumerate(record["deals"]):
         head = {**record, "deals": [*record["deals"][:k], {**deal, "actions": []}]}
         match = replay_record(head, n_deals=n_deals)
+        mine = []
         for j, action in enumerate(deal.get("actions", [])):
             seat = action.get("seat")
             if wanted is None or seat in wanted:
                 found = judge(match, seat, action, rollouts=rollouts, seed=f"{seed}/{k}/{j}")
                 if found is not None:
-                    out.append({"deal": k, "index": j, "seat": seat, **found})
+                    mine.append({"deal": k, "index": j, "seat": seat, **found})
             match.apply(seat, action)
+        result = list(match.results[k]["payouts"]) if len(match.results) > k else None
+        out.extend({**e, "result": result} for e in mine)
     return out

@@ -1,21 +1,22 @@
 """Collusion analytics (docs/fair-play.md, "Collusion"), pure: per pair of players who shared
-tables, whether one's decisions send payout to the other more than to the third.
+tables, whether one's decisions favour the other more than the third.
 
-The input is what `games.transfers` says of each decision (its cost to its maker and each seat's
-gain by it) with who sat where. For a decision of A at a table with B and C, the **lean** toward
-B is B's gain minus C's: an honest player's mistakes go to either of the others about equally
-often, so A's leans toward B add up to about nothing; a player who soft-plays for B leans toward
-B again and again. The pair's score counts the leaning decisions: those toward B less those
-toward C, over the square root of all of them (a sign test: about a standard normal for an
-honest pair, whatever the game's payout scale, however often the player errs and however large
-a single swing — a declaration lost is worth forty card points), taken in the direction that
-leans most. A pair is a
-suspect at `THRESHOLD` with at least `MIN_DEALS` leaning deals: the threshold is the
-one the simulation (`bench/collusion.py`) calibrated to flag at most 1 % of honest pairs.
+The input is what `games.transfers` says of each decision, every card known: what it cost its
+maker, each seat's gain by it, and its **tilt** toward each other seat (where the taken action
+stands among the candidates by how much it favours that seat over the rest: +1 the most, -1 the
+least). An honest player's choices favour either of the others alike, so A's tilts toward B
+add up to about nothing; a player who soft-plays for B tilts toward B again and again. Tilts are
+summed per deal (the decisions of one deal hang together: who is in danger decides where every
+card's payout goes), less what every player's decisions tilt toward a seat at that place
+(`baseline`: where it sits, and whether it ended the deal ahead or behind), and
+the pair's **score** is the deals' sum over the square root of their squares — about a standard
+normal for an honest pair, whatever the game's payout scale and however often the player errs —
+in the direction that tilts most. A pair is a suspect at `THRESHOLD` with at least `MIN_DEALS`
+deals tilting one way or the other; the simulation (`bench/collusion.py`) measures how many
+honest pairs that flags and how many colluders it finds.
 
-Beside it, the pair's **results**: what the helped player won at their tables together, in the
-game's payout units, against what their ratings predict (given by the caller; 0 for equals) —
-shown as evidence, not scored (the simulation found it too noisy to add: docs/fair-play.md).
+Beside the score, the evidence: the payout the helper's decisions sent the helped rather than
+the third, what they cost the helper, and the decisions that favoured the helped most.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-# One-sided standard normal quantile of 1 % (the false-positive rate asked for), corrected by
-# the simulation's honest pairs (docs/fair-play.md, "Collusion").
+# About the one-sided standard normal quantile of 0.5 %: the larger of a pair's two directions
+# then passes it for about 1 % of honest pairs (docs/fair-play.md, "Collusion").
 THRESHOLD = 2.6
 MIN_DEALS = 20
 # A lean this small is no lean (a rounding of the evaluator's means).
@@ -49,33 +50,40 @@ class Decision:
     cost: float
     gains: tuple[float, ...]
     tilts: tuple[float, ...] = ()  # how far it favoured each other (games.transfers._tilt)
+    positions: tuple[int, ...] = ()  # each other's place after the maker (1: next), if known
+    # Each other's standing in the deal's result against the rest of the others: 1 ahead,
+    # -1 behind, 0 level (unknown: empty).
+    standings: tuple[int, ...] = ()
 
 
 @dataclass
 class Lean:
     """A directed pair's figures: `helper`'s decisions at tables with `helped`, summed deal by
-    deal (`by_deal`: the lean toward the helped of each deal they played together)."""
+    deal — `by_deal` their tilt toward the helped (what is scored), `paid` the payout they sent
+    the helped rather than the third (what is shown)."""
 
     helper: Any
     helped: Any
     decisions: int = 0  # judged decisions of the helper with the helped at the table
     by_deal: dict[tuple[str, int], float] = field(default_factory=dict)
-    cost: float = 0.0  # what the helper's decisions leaning toward the helped cost the helper
+    paid: dict[tuple[str, int], float] = field(default_factory=dict)
+    cost: float = 0.0  # what the helper's decisions tilted toward the helped cost the helper
     gained: float = 0.0  # what the helped gained by them
-    examples: list[tuple[float, Decision]] = field(default_factory=list)  # (lean, decision)
+    examples: list[tuple[float, Decision]] = field(default_factory=list)  # (tilt, decision)
 
     def strongest(self, n: int = EXAMPLES) -> list[tuple[float, Decision]]:
-        """The `n` decisions that leaned furthest toward the helped: the evidence to read."""
-        return sorted(self.examples, key=lambda e: -e[0])[:n]
+        """The `n` decisions that favoured the helped most, the costliest first among equals:
+        the evidence to read."""
+        return sorted(self.examples, key=lambda e: (-e[0], -e[1].cost))[:n]
 
     @property
     def toward(self) -> int:
-        """Deals in which the helper's decisions leaned toward the helped, on balance."""
+        """Deals in which the helper's decisions favoured the helped, on balance."""
         return sum(x > NOISE for x in self.by_deal.values())
 
     @property
     def away(self) -> int:
-        """Deals in which they leaned toward the third."""
+        """Deals in which they favoured the third."""
         return sum(x < -NOISE for x in self.by_deal.values())
 
     @property
@@ -84,8 +92,8 @@ class Lean:
 
     @property
     def total(self) -> float:
-        """The leans' sum toward the helped, in the game's payout units."""
-        return sum(self.by_deal.values())
+        """The payout the helper's decisions sent the helped rather than the third."""
+        return sum(self.paid.values())
 
     @property
     def tables(self) -> set[str]:
@@ -93,20 +101,10 @@ class Lean:
 
     @property
     def score(self) -> float:
-        """The sign test of the deals' leans: about N(0, 1) for an honest player."""
-        up, down = self.toward, self.away
-        return (up - down) / math.sqrt(up + down) if up + down else 0.0
-
-    @property
-    def t_score(self) -> float:
-        """The deals' mean lean over its standard error (a t statistic; the bench compares it
-        with `score`)."""
-        xs = list(self.by_deal.values())
-        if len(xs) < 2:
-            return 0.0
-        mean = sum(xs) / len(xs)
-        var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
-        return mean / math.sqrt(var / len(xs)) if var > 0 else 0.0
+        """The deals' tilts summed over the square root of their squares: about N(0, 1) for
+        an honest player, whose deals tilt either way alike."""
+        squares = sum(x * x for x in self.by_deal.values())
+        return sum(self.by_deal.values()) / math.sqrt(squares) if squares > 0 else 0.0
 
     @property
     def suspect(self) -> bool:
@@ -120,7 +118,48 @@ def _lean(gains: Sequence[float], to: int) -> float:
     return gains[to] - (sum(rest) / len(rest) if rest else 0.0)
 
 
-def leans(decisions: Iterable[Decision]) -> dict[tuple[Any, Any], Lean]:
+Place = tuple[int, int]  # (seats after the maker, standing in the deal's result)
+
+
+def _place(d: Decision, i: int) -> Place | None:
+    if not d.positions:
+        return None
+    return (d.positions[i], d.standings[i] if d.standings else 0)
+
+
+def _tilt(d: Decision, i: int, baseline: dict[Place, float]) -> float:
+    """The decision's tilt toward `others[i]` (its payout lean where no tilt was judged), less
+    what every player's decisions tilt toward a seat at that place (`baseline`)."""
+    x = d.tilts[i] if d.tilts else _lean(d.gains, i)
+    place = _place(d, i)
+    if place is not None:
+        x -= baseline.get(place, 0.0)
+    return x
+
+
+def baseline(decisions: Iterable[Decision]) -> dict[Place, float]:
+    """The mean tilt toward a seat by its place: how many seats after the maker it sits, and
+    whether it ended the deal ahead of or behind the third. Honest play has its own leanings —
+    in Ramsch everyone loads the points onto whoever is already losing, so the two others of
+    a deal's loser favour each other in it — and a pair is judged against everyone's play at
+    the same place, not against zero. Friends who always sit the same way round are not
+    suspects for where they sit."""
+    sums: dict[Place, float] = {}
+    counts: dict[Place, int] = {}
+    for d in decisions:
+        if not d.tilts:
+            continue
+        for i, x in enumerate(d.tilts):
+            place = _place(d, i)
+            if place is not None:
+                sums[place] = sums.get(place, 0.0) + x
+                counts[place] = counts.get(place, 0) + 1
+    return {place: sums[place] / counts[place] for place in sums}
+
+
+def leans(
+    decisions: Iterable[Decision], baseline: dict[Place, float] | None = None
+) -> dict[tuple[Any, Any], Lean]:
     """Every directed pair's `Lean`, from the judged decisions of all their tables."""
     out: dict[tuple[Any, Any], Lean] = {}
     for d in decisions:
@@ -129,9 +168,10 @@ def leans(decisions: Iterable[Decision]) -> dict[tuple[Any, Any], Lean]:
                 continue
             pair = out.setdefault((d.maker, other), Lean(d.maker, other))
             pair.decisions += 1
-            x = _lean(d.gains, i)
+            x = _tilt(d, i, baseline or {})
             deal = (d.table, d.deal)
             pair.by_deal[deal] = pair.by_deal.get(deal, 0.0) + x
+            pair.paid[deal] = pair.paid.get(deal, 0.0) + _lean(d.gains, i)
             if x > NOISE:
                 pair.cost += d.cost
                 pair.gained += d.gains[i]
@@ -150,9 +190,10 @@ class Suspect:
 
 
 def suspects(decisions: Iterable[Decision], threshold: float = THRESHOLD) -> list[Suspect]:
-    """The pairs whose lean in either direction is at least `threshold` (with enough leaning
+    """The pairs whose score in either direction is at least `threshold` (with enough tilting
     deals), the strongest first."""
-    found = leans(decisions)
+    decisions = list(decisions)
+    found = leans(decisions, baseline(decisions))
     out = []
     seen: set[frozenset[Any]] = set()
     for (a, b), lean in found.items():
@@ -165,6 +206,19 @@ def suspects(decisions: Iterable[Decision], threshold: float = THRESHOLD) -> lis
         if top.leaning >= MIN_DEALS and top.score >= threshold:
             out.append(Suspect((top.helper, top.helped), top.score, top, back))
     return sorted(out, key=lambda s: -s.score)
+
+
+def _standings(result: Sequence[float] | None, idx: Sequence[int]) -> tuple[int, ...]:
+    """Each of the seats `idx` ahead of (1), behind (-1) or level with (0) the mean of the
+    others of `idx` in a deal's payouts."""
+    if not result:
+        return ()
+    out = []
+    for s in idx:
+        rest = [result[o] for o in idx if o != s]
+        mean = sum(rest) / len(rest) if rest else 0.0
+        out.append((result[s] > mean) - (result[s] < mean))
+    return tuple(out)
 
 
 def decisions_of(
@@ -188,6 +242,8 @@ def decisions_of(
                 cost=float(e["cost"]),
                 gains=tuple(float(e["to"][s]) for s in idx),
                 tilts=tuple(float(e["tilt"][s]) for s in idx) if "tilt" in e else (),
+                positions=tuple((s - e["seat"]) % len(players) for s in idx),
+                standings=_standings(e.get("result"), idx),
             )
         )
     return out

@@ -89,6 +89,9 @@ def test_a_decisions_cost_to_its_maker_is_what_the_others_gained(game):
     judged = record_transfers(record, rollouts=1)
     assert judged, "a deal has decisions with a choice"
     for e in judged:
+        b, c = (s for s in range(3) if s != e["seat"])
+        assert e["tilt"][e["seat"]] == 0 and -1 <= e["tilt"][b] <= 1
+        assert e["tilt"][b] == pytest.approx(-e["tilt"][c])  # favouring one is slighting the other
         assert sum(e["to"]) == pytest.approx(0.0, abs=1e-3)
         assert e["to"][e["seat"]] == pytest.approx(-e["cost"], abs=1e-3)
         assert e["cost"] >= 0
@@ -101,7 +104,52 @@ def test_the_simulation_finds_a_clear_colluder_and_flags_no_honest_pair():
     """bench/collusion.py at small scale (fixed seeds): a colluder who plays half its decisions
     for its partner is found after 25 deals; three honest players are not flagged."""
     out = simulate("schieberamsch", tables=1, honest_tables=1, deals=25, strength=0.5, seed=3)
-    at = {(r["deals"], r["score"]): r for r in out["checkpoints"]}
-    row = at[(20, "sign")]
+    row = {r["deals"]: r for r in out["checkpoints"]}[25]
     assert out["moved_per_deal"] > 0
     assert row["found"] == 1.0 and row["false_positives"] == 0.0
+
+
+def seated(deal: int, maker: str, nxt: str, prev: str, tilt_next: float) -> collusion.Decision:
+    """A decision whose maker has `nxt` in the next seat and `prev` in the one before."""
+    return collusion.Decision(
+        f"s{deal}", deal, 0, maker, (nxt, prev), 0.1, (0.05, 0.05), (tilt_next, -tilt_next), (1, 2)
+    )
+
+
+def test_a_pair_that_always_sits_the_same_way_round_is_judged_against_everyone_at_that_place():
+    """Where the game's play favours the next seat, everybody tilts toward it: friends who always
+    sit one after the other are not suspects for that, one who tilts toward a friend more than
+    everyone tilts toward that place is."""
+    rng = random.Random(2)
+    found = []
+    for deal in range(300):  # the population: everyone favours the next seat a little
+        a, b, c = rng.sample(["p", "q", "r", "s", "t", "u"], 3)
+        found.append(seated(deal, a, b, c, 1.0 if rng.random() < 0.7 else -1.0))
+    friends = [seated(1000 + d, "f", "g", "h", 1.0 if d % 10 < 7 else -1.0) for d in range(60)]
+    assert collusion.leans(friends)[("f", "g")].score > collusion.THRESHOLD  # without baseline
+    assert collusion.suspects(found + friends) == []
+    colluding = [seated(2000 + d, "m", "n", "o", 1.0 if d % 20 < 19 else -1.0) for d in range(60)]
+    (suspect,) = collusion.suspects(found + friends + colluding)
+    assert suspect.players == ("m", "n")
+
+
+def test_everyone_loading_the_deals_loser_is_play_not_collusion():
+    """In Ramsch the two others of the player collecting the points both load more onto them:
+    they favour each other in that deal. A strong friend who often ends ahead is favoured so
+    for that reason alone, and is no suspect; the baseline is taken at each standing."""
+
+    def ended(deal: int, maker: str, a: str, b: str, a_ahead: bool) -> collusion.Decision:
+        tilt = 1.0 if a_ahead else -1.0  # toward whoever ends ahead of the other
+        standing = (1, -1) if a_ahead else (-1, 1)
+        return collusion.Decision(
+            f"e{deal}", deal, 0, maker, (a, b), 0.1, (0.0, 0.0), (tilt, -tilt), (1, 2), standing
+        )
+
+    rng = random.Random(4)
+    found = [
+        ended(d, *rng.sample(["p", "q", "r", "s", "t", "u"], 3), rng.random() < 0.5)
+        for d in range(300)
+    ]
+    strong_friend = [ended(1000 + d, "f", "g", "h", d % 10 < 7) for d in range(80)]
+    assert collusion.leans(strong_friend)[("f", "g")].score > collusion.THRESHOLD
+    assert collusion.suspects(found + strong_friend) == []
