@@ -101,9 +101,9 @@ def test_a_decisions_cost_to_its_maker_is_what_the_others_gained(game):
 
 
 def test_the_simulation_finds_a_clear_colluder_and_flags_no_honest_pair():
-    """bench/collusion.py at small scale (fixed seeds): a colluder who plays half its decisions
-    for its partner is found after 25 deals; three honest players are not flagged."""
-    out = simulate("schieberamsch", tables=1, honest_tables=1, deals=25, strength=0.5, seed=3)
+    """bench/collusion.py at small scale (fixed seeds): a colluder who plays most of its
+    decisions for its partner is found after 25 deals; six honest pairs are not flagged."""
+    out = simulate("schieberamsch", tables=1, honest_tables=2, deals=25, strength=0.8, seed=3)
     row = {r["deals"]: r for r in out["checkpoints"]}[25]
     assert out["moved_per_deal"] > 0
     assert row["found"] == 1.0 and row["false_positives"] == 0.0
