@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+import games.bots  # noqa: F401  (every game's levels: a spawned process has none otherwise)
 from games.core.base import Match
 from games.core.bots.registry import get_bot
 from games.core.bots.search import Rollout, candidates, policy_rollout, random_rollout
@@ -82,7 +83,8 @@ def judge(
 ) -> dict[str, Any] | None:
     """One decision (`taken` by `seat` at `match`, every card known): {"cost": what the maker
     lost against its best candidate, "to": each seat's gain by it (the maker's own is -cost),
-    "tilt": how far it favoured each other seat among the candidates (`_tilt`; the maker's 0)};
+    "tilt": how far it favoured each other seat among the candidates (`_tilt`; the maker's 0),
+    "expect": each seat's expected deal payout before it (the candidates' mean)};
     None when there was nothing to choose."""
     legal = match.legal(seat)
     if not _has_choice(legal):
@@ -101,7 +103,10 @@ def judge(
     gains = [round(t - b, 4) for t, b in zip(mine, best, strict=True)]
     valid = [m for m in means if m is not None]
     tilt = [0.0 if o == seat else _tilt(valid, mine, seat, o) for o in range(len(mine))]
-    return {"cost": round(best[seat] - mine[seat], 4), "to": gains, "tilt": tilt}
+    # What each seat could expect before the decision (the mean over the candidates): who was
+    # ahead then, which honest play itself leans by (league.fairplay.collusion.baseline).
+    expect = [round(sum(m[o] for m in valid) / len(valid), 3) for o in range(len(mine))]
+    return {"cost": round(best[seat] - mine[seat], 4), "to": gains, "tilt": tilt, "expect": expect}
 
 
 def _tilt(means: list[list[float]], taken: list[float], maker: int, to: int) -> float:
@@ -128,22 +133,18 @@ def record_transfers(
     seed: str = "0",
 ) -> list[dict[str, Any]]:
     """Every decision with a choice of the named seats (default all) in a finished record:
-    {"deal", "index", "seat", "cost", "to", "tilt", "result"} — "result" the deal's payouts as
-    it ended (whom the play went against). Deterministic for a seed."""
+    {"deal", "index", "seat", "cost", "to", "tilt", "expect"}. Deterministic for a seed."""
     wanted = None if seats is None else set(seats)
     out = []
     n_deals = len(record["deals"])
     for k, deal in enumerate(record["deals"]):
         head = {**record, "deals": [*record["deals"][:k], {**deal, "actions": []}]}
         match = replay_record(head, n_deals=n_deals)
-        mine = []
         for j, action in enumerate(deal.get("actions", [])):
             seat = action.get("seat")
             if wanted is None or seat in wanted:
                 found = judge(match, seat, action, rollouts=rollouts, seed=f"{seed}/{k}/{j}")
                 if found is not None:
-                    mine.append({"deal": k, "index": j, "seat": seat, **found})
+                    out.append({"deal": k, "index": j, "seat": seat, **found})
             match.apply(seat, action)
-        result = list(match.results[k]["payouts"]) if len(match.results) > k else None
-        out.extend({**e, "result": result} for e in mine)
     return out

@@ -17,13 +17,15 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.catalogue import display_name
+from games.registry import game_names
 from league.errors import LeagueError
-from league.fairplay import judging, review
+from league.fairplay import collusion, judging, review
 from league.models import (
     FairPlayFlag,
     JudgedTable,
@@ -158,11 +160,11 @@ class PlayerReportAdmin(StaffOnlyAdmin):
         link = reverse("admin:league_judgedtable_changelist")
         rows = [
             (
-                link,
+                f"{link}#pair-{s.players[0]}-{s.players[1]}",
                 display_name(game),
                 names.get(s.players[0], "?"),
                 names.get(s.players[1], "?"),
-                f"{s.score:.1f}",
+                number_format(s.score, 1),
             )
             for game, s in found
         ]
@@ -336,7 +338,11 @@ class CollusionAdmin(StaffOnlyAdmin):
             "title": _("Collusion analytics"),
             "opts": self.model._meta,
             "games": collusion_report(),
-            "judged": JudgedTable.objects.count(),
+            "judged": JudgedTable.objects.filter(error="").count(),
+            "failed": JudgedTable.objects.exclude(error="").count(),
+            "not_judged": ", ".join(
+                display_name(g) for g in game_names() if g not in judging.judged_games()
+            ),
             "threshold": judging.collusion.THRESHOLD,
             "min_deals": judging.collusion.MIN_DEALS,
         }
@@ -351,6 +357,12 @@ def collusion_report() -> list[dict[str, Any]]:
     """Per judged game, its suspect pairs as the page shows them. A query per game, and one
     for the names."""
     found = [(game, judging.suspects(game)) for game in judging.judged_games()]
+    counts = dict(
+        JudgedTable.objects.filter(error="")
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values_list("game", "n")
+    )
     ids = {p for _, pairs in found for s in pairs for p in s.players}
     ids |= {o for _, pairs in found for s in pairs for _, d in s.lean.strongest() for o in d.others}
     names = _names(ids)
@@ -366,12 +378,15 @@ def collusion_report() -> list[dict[str, Any]]:
                     "helper_id": lean.helper,
                     "helped_id": lean.helped,
                     "score": round(s.score, 1),
+                    "anchor": f"pair-{lean.helper}-{lean.helped}",
                     "toward": lean.toward,
                     "away": lean.away,
                     "cost": round(lean.cost, 1),
                     "gained": round(lean.gained, 1),
                     "back": round(s.back.score, 1) if s.back is not None else None,
                     "tables": sorted(lean.tables),
+                    "shown": min(collusion.EXAMPLES, len(lean.examples)),
+                    "favouring": len(lean.examples),
                     "decisions": [
                         {
                             "table": d.table,
@@ -388,5 +403,5 @@ def collusion_report() -> list[dict[str, Any]]:
                     ],
                 }
             )
-        out.append({"game": display_name(game), "pairs": rows})
+        out.append({"game": display_name(game), "pairs": rows, "judged": counts.get(game, 0)})
     return out

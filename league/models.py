@@ -1162,8 +1162,10 @@ class JudgedTable(models.Model):
         default=list, help_text="player id per seat; null for a bot or a forfeited seat"
     )
     decisions = models.JSONField(
-        default=list, help_text="games.transfers entries: deal, index, seat, cost, to"
+        default=list, help_text="games.transfers entries: deal, index, seat, cost, to, tilt, expect"
     )
+    # Why the table could not be judged (then it has no decisions and is not tried again).
+    error = models.CharField(max_length=200, blank=True)
     judged_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -8,7 +8,7 @@ least). An honest player's choices favour either of the others alike, so A's til
 add up to about nothing; a player who soft-plays for B tilts toward B again and again. Tilts are
 summed per deal (the decisions of one deal hang together: who is in danger decides where every
 card's payout goes), less what every player's decisions tilt toward a seat at that place
-(`baseline`: where it sits, and whether it ended the deal ahead or behind), and
+(`baseline`: where it sits, and whether it was ahead or behind before the decision), and
 the pair's **score** is the deals' sum over the square root of their squares — about a standard
 normal for an honest pair, whatever the game's payout scale and however often the player errs —
 in the direction that tilts most. A pair is a suspect at `THRESHOLD` with at least `MIN_DEALS`
@@ -51,8 +51,8 @@ class Decision:
     gains: tuple[float, ...]
     tilts: tuple[float, ...] = ()  # how far it favoured each other (games.transfers._tilt)
     positions: tuple[int, ...] = ()  # each other's place after the maker (1: next), if known
-    # Each other's standing in the deal's result against the rest of the others: 1 ahead,
-    # -1 behind, 0 level (unknown: empty).
+    # Each other's standing against the rest of the others before the decision (what they
+    # could expect of the deal then): 1 ahead, -1 behind, 0 level (unknown: empty).
     standings: tuple[int, ...] = ()
 
 
@@ -118,7 +118,7 @@ def _lean(gains: Sequence[float], to: int) -> float:
     return gains[to] - (sum(rest) / len(rest) if rest else 0.0)
 
 
-Place = tuple[int, int]  # (seats after the maker, standing in the deal's result)
+Place = tuple[int, int]  # (seats after the maker, standing before the decision)
 
 
 def _place(d: Decision, i: int) -> Place | None:
@@ -139,11 +139,12 @@ def _tilt(d: Decision, i: int, baseline: dict[Place, float]) -> float:
 
 def baseline(decisions: Iterable[Decision]) -> dict[Place, float]:
     """The mean tilt toward a seat by its place: how many seats after the maker it sits, and
-    whether it ended the deal ahead of or behind the third. Honest play has its own leanings —
-    in Ramsch everyone loads the points onto whoever is already losing, so the two others of
-    a deal's loser favour each other in it — and a pair is judged against everyone's play at
-    the same place, not against zero. Friends who always sit the same way round are not
-    suspects for where they sit."""
+    whether it was ahead of or behind the third before the decision (by what each could expect
+    of the deal then: not by how the deal ended, which the tilts themselves decide). Honest
+    play has its own leanings — in Ramsch everyone loads the points onto whoever is already
+    losing, so the two others of the player in danger favour each other — and a pair is judged
+    against everyone's play at the same place, not against zero. Friends who always sit the
+    same way round are not suspects for where they sit."""
     sums: dict[Place, float] = {}
     counts: dict[Place, int] = {}
     for d in decisions:
@@ -210,7 +211,7 @@ def suspects(decisions: Iterable[Decision], threshold: float = THRESHOLD) -> lis
 
 def _standings(result: Sequence[float] | None, idx: Sequence[int]) -> tuple[int, ...]:
     """Each of the seats `idx` ahead of (1), behind (-1) or level with (0) the mean of the
-    others of `idx` in a deal's payouts."""
+    others of `idx` in the payouts they could expect."""
     if not result:
         return ()
     out = []
@@ -243,7 +244,7 @@ def decisions_of(
                 gains=tuple(float(e["to"][s]) for s in idx),
                 tilts=tuple(float(e["tilt"][s]) for s in idx) if "tilt" in e else (),
                 positions=tuple((s - e["seat"]) % len(players) for s in idx),
-                standings=_standings(e.get("result"), idx),
+                standings=_standings(e.get("expect"), idx),
             )
         )
     return out

@@ -88,7 +88,12 @@ def judge(table_ref: str) -> JudgedTable | None:
     if len(seats) < 2:
         return None
     rollouts = _setting("FAIR_PLAY_JUDGE_ROLLOUTS", 2)
-    decisions = _evaluate(record, seats, rollouts)
+    error = ""
+    try:
+        decisions = _evaluate(record, seats, rollouts)
+    except Exception as exc:  # kept as not judged, said once, never tried again every sweep
+        logger.exception("table %s: its decisions could not be judged", table_ref)
+        decisions, error = [], f"{type(exc).__name__}: {exc}"[:200]
     try:
         return JudgedTable.objects.create(
             table_ref=table_ref,
@@ -96,6 +101,7 @@ def judge(table_ref: str) -> JudgedTable | None:
             finished_at=finished["finished_at"],
             players=players,
             decisions=decisions,
+            error=error,
         )
     except IntegrityError:  # judged meanwhile by another run
         return JudgedTable.objects.filter(table_ref=table_ref).first()
@@ -110,11 +116,8 @@ def sweep(limit: int | None = None) -> int:
     done = set(JudgedTable.objects.filter(table_ref__in=refs).values_list("table_ref", flat=True))
     count = 0
     for ref in [r for r in refs if r not in done][:limit]:
-        try:
-            if judge(ref) is not None:
-                count += 1
-        except Exception:  # one table that cannot be judged does not stop the others
-            logger.exception("table %s: its decisions could not be judged", ref)
+        if judge(ref) is not None:
+            count += 1
     return count
 
 
@@ -123,7 +126,7 @@ def suspects(game: str, days: int | None = None) -> list[collusion.Suspect]:
     (`FAIR_PLAY_COLLUSION_DAYS`, 90), the strongest first."""
     days = days if days is not None else _setting("FAIR_PLAY_COLLUSION_DAYS", 90)
     since = timezone.now() - timedelta(days=days)
-    rows = JudgedTable.objects.filter(game=game, finished_at__gte=since).values_list(
+    rows = JudgedTable.objects.filter(game=game, finished_at__gte=since, error="").values_list(
         "table_ref", "players", "decisions"
     )
     found = []

@@ -93,6 +93,7 @@ def test_a_decisions_cost_to_its_maker_is_what_the_others_gained(game):
         assert e["tilt"][e["seat"]] == 0 and -1 <= e["tilt"][b] <= 1
         assert e["tilt"][b] == pytest.approx(-e["tilt"][c])  # favouring one is slighting the other
         assert sum(e["to"]) == pytest.approx(0.0, abs=1e-3)
+        assert sum(e["expect"]) == pytest.approx(0.0, abs=1e-2)  # what each could expect
         assert e["to"][e["seat"]] == pytest.approx(-e["cost"], abs=1e-3)
         assert e["cost"] >= 0
     assert record_transfers(record, rollouts=1) == judged  # deterministic

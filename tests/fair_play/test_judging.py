@@ -89,3 +89,37 @@ def test_a_report_about_a_suspect_shows_staff_the_pair(client, suspect_pair, dja
     other = PlayerReport.objects.create(reporter=vic.user, player=vic, reason="cheating")
     page = client.get(f"/admin/league/playerreport/{other.pk}/change/").content.decode()
     assert "Mal → Lory" not in page
+
+
+def test_the_embedded_servers_judging_process_knows_every_games_bots(settings):
+    """In the embedded mode the judging runs in a spawned process, which must have the games'
+    bot levels of its own (a walk found every table failing there: no 'basic' bot)."""
+    from games.core.records import export_record
+    from games.evaluate import chooser, play_table
+    from games.transfers import record_transfers
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.FAIR_PLAY_JUDGE_BESIDE = True
+    basic = chooser("saichugen", "basic")
+    record = export_record(play_table("saichugen", "beside/1", [basic] * 3))
+    assert judging._evaluate(record, [0, 1], 1) == record_transfers(record, [0, 1], rollouts=1)
+
+
+def test_a_table_that_cannot_be_judged_is_kept_as_such_and_not_tried_again(
+    client, monkeypatch, django_user_model
+):
+    ana, ben = make_users("ana", "ben")
+    Player.objects.create(name="ana", user=ana)
+    Player.objects.create(name="ben", user=ben)
+    play_out(make_table("schieberamsch", people=[ana, ben], bots=["b1"]))
+
+    def broken(*args, **kwargs):
+        raise KeyError("no bot")
+
+    monkeypatch.setattr(judging, "_evaluate", broken)
+    assert judging.sweep() == 1 and judging.sweep() == 0
+    row = JudgedTable.objects.get()
+    assert row.decisions == [] and "KeyError" in row.error
+    client.force_login(django_user_model.objects.create_user("mod", password="pw", is_staff=True))
+    html = client.get(URL).content.decode()
+    assert "One table could not be judged" in html and "No table judged yet." in html
