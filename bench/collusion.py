@@ -33,10 +33,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games.bots  # noqa: F401  (registers every game's levels)
+from games.ask import has_choice
 from games.core.bots.search import candidates
 from games.core.records import export_record
 from games.evaluate import chooser, play_table
-from games.transfers import _has_choice, outcomes, record_transfers
+from games.transfers import outcomes, record_transfers
 from league.fairplay import collusion
 
 CHECKPOINTS = (10, 20, 30, 50, 75, 100, 150, 200)
@@ -50,7 +51,7 @@ def colluder(game: str, partner: int, strength: float, rollouts: int = 2) -> Any
         view: dict[str, Any], legal: list[Any], rng: random.Random, *, match: Any
     ) -> dict[str, Any]:
         honest = basic(view, legal, rng)
-        if rng.random() >= strength or not _has_choice(legal):
+        if rng.random() >= strength or not has_choice(legal):
             return honest
         options = candidates(legal, rng, honest)
         seed = str(rng.getrandbits(32))

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.ask import NotADecision, position
+from games.ask import NotADecision, has_choice, position
 from games.core import solver as dd_solver
 from games.core.bots.registry import get_bot
 from games.core.bots.search import Budget, policy_rollout, random_rollout, search
@@ -125,17 +125,6 @@ def decisions(
                 out.append((k, j, a.get("seat")))
             n += 1
     return out
-
-
-def has_choice(legal: list[dict[str, Any]]) -> bool:
-    """Whether a legal list leaves something to choose (more than one action, or a template of
-    several choices): a forced move is no decision to judge."""
-    if len(legal) > 1:
-        return True
-    entry = legal[0] if legal else {}
-    if entry.get("act") == "exchange":
-        return True
-    return "choose" in entry and len(entry.get("from", ())) > entry["choose"]
 
 
 def choices(

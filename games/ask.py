@@ -76,3 +76,14 @@ def ask(
 
 
 __all__ = ["NotADecision", "Position", "RecordError", "ask", "past_deals", "position"]
+
+
+def has_choice(legal: list[dict[str, Any]]) -> bool:
+    """Whether a legal list leaves something to choose (more than one action, or a template of
+    several choices): a forced move is no decision to judge."""
+    if len(legal) > 1:
+        return True
+    entry = legal[0] if legal else {}
+    if entry.get("act") == "exchange":
+        return True
+    return "choose" in entry and len(entry.get("from", ())) > entry["choose"]

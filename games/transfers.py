@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import games.bots  # noqa: F401  (every game's levels: a spawned process has none otherwise)
+from games.ask import has_choice
 from games.core.base import Match
 from games.core.bots.registry import get_bot
 from games.core.bots.search import Rollout, candidates, policy_rollout, random_rollout
@@ -25,23 +26,6 @@ from games.core.errors import EngineError
 from games.core.records import replay_record
 
 ROLLOUTS = 4
-
-
-def _key(action: dict[str, Any]) -> str:
-    parts = []
-    for name, value in sorted(action.items()):
-        if name != "seat":
-            parts.append(f"{name}={sorted(value) if isinstance(value, list) else value}")
-    return "&".join(parts)
-
-
-def _has_choice(legal: list[dict[str, Any]]) -> bool:
-    if len(legal) > 1:
-        return True
-    entry = legal[0] if legal else {}
-    if entry.get("act") == "exchange":
-        return True
-    return "choose" in entry and len(entry.get("from", ())) > entry["choose"]
 
 
 def _rollout(game: str) -> Rollout:
@@ -87,7 +71,7 @@ def judge(
     "expect": each seat's expected deal payout before it (the candidates' mean)};
     None when there was nothing to choose."""
     legal = match.legal(seat)
-    if not _has_choice(legal):
+    if not has_choice(legal):
         return None
     plain = {k: v for k, v in taken.items() if k != "seat"}
     options = candidates(legal, random.Random(seed), plain)
