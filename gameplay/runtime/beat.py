@@ -6,7 +6,10 @@ so the server process runs that same schedule on its event loop, from the moment
 serving (`runner.start_embedded_services`): every entry once at the start (what came due while
 the server was stopped), then each at its interval as beat reckons it (`celery.beat.
 ScheduleEntry`, on the wall clock). A run goes to a thread of the beat's own, so a slow job
-delays neither the others nor the tables; a job never runs twice at once (a run still going
+delays neither the others nor the tables; at most half the database pool's connections are the
+beat's (`most_at_once`: the runs of a burst wait for a thread, not for a connection the tables
+need, and a run that needs a second connection never waits on the others); a job never runs
+twice at once (a run still going
 when the next is due makes that one wait for it); a failing run is logged and the schedule goes
 on. The tasks are run by name through the Celery app (`gameplay.queue.task`), so the league's
 jobs run here without gameplay importing the league. An entry's `options` (`expires`, a queue)
@@ -24,6 +27,7 @@ from typing import Any
 from celery import current_app
 from celery.beat import ScheduleEntry
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from gameplay import queue
 
@@ -72,9 +76,11 @@ class EmbeddedBeat:
             )
             for name, spec in schedule.items()
         ]
-        # One thread per job at most: a job runs one run at a time, and never waits for another.
+        # One thread per job at most (a job runs one run at a time), and no more threads than
+        # the database pool can spare.
         self._executor = ThreadPoolExecutor(
-            max_workers=max(len(self.jobs), 1), thread_name_prefix="embedded-beat"
+            max_workers=most_at_once(len(self.jobs), pool_size()),
+            thread_name_prefix="embedded-beat",
         )
         self._loop_task: asyncio.Task[None] | None = None
 
@@ -141,6 +147,19 @@ class EmbeddedBeat:
         finally:
             job.runs += 1
             job.running = None
+
+
+def most_at_once(jobs: int, pool_size: int | None) -> int:
+    """How many runs may go at once: one per job, but with a bounded connection pool
+    (PostgreSQL) at most half of it, so that the tables and requests keep the rest."""
+    limit = jobs if pool_size is None else min(jobs, pool_size // 2)
+    return max(limit, 1)
+
+
+def pool_size() -> int | None:
+    """The default database's pool size, None without a pool (SQLite)."""
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    return int(pool["max_size"]) if isinstance(pool, dict) and pool.get("max_size") else None
 
 
 def _run_task(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

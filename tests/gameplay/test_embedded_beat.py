@@ -15,7 +15,7 @@ from django.conf import settings as django_settings
 
 from gameplay import queue
 from gameplay.runtime import runner
-from gameplay.runtime.beat import EmbeddedBeat
+from gameplay.runtime.beat import EmbeddedBeat, most_at_once, pool_size
 
 calls: dict[str, list[tuple]] = {}
 _lock = threading.Lock()
@@ -151,3 +151,12 @@ async def test_tests_and_a_server_with_the_setting_off_start_none(settings):
     assert runner.embedded_beat() is None
     await asyncio.sleep(0.05)
     assert calls == {}
+
+
+
+
+def test_the_beat_keeps_half_the_connection_pool_for_the_tables():
+    assert most_at_once(12, None) == 12  # no pool (SQLite): a thread per job
+    assert [most_at_once(12, size) for size in (10, 30, 1)] == [5, 12, 1]
+    pooled = django_settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    assert pool_size() == (pooled["max_size"] if pooled else None)
