@@ -118,7 +118,9 @@ def _decisions(done: dict[str, Any], upto: int) -> list[collusion.Decision]:
     ]
 
 
-def _pairs(done: dict[str, Any], upto: int, baseline: dict[Any, float]) -> list[tuple[bool, float]]:
+def _pairs(
+    done: dict[str, Any], upto: int, baseline: collusion.Baseline
+) -> list[tuple[bool, float]]:
     """(colluding?, score) of the table's pairs after `upto` deals: the colluding pair only at
     a colluding table, all three at an honest one."""
     lean = collusion.leans(_decisions(done, upto), baseline)

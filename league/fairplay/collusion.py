@@ -7,8 +7,9 @@ stands among the candidates by how much it favours that seat over the rest: +1 t
 least). An honest player's choices favour either of the others alike, so A's tilts toward B
 add up to about nothing; a player who soft-plays for B tilts toward B again and again. Tilts are
 summed per deal (the decisions of one deal hang together: who is in danger decides where every
-card's payout goes), less what every player's decisions tilt toward a seat at that place
-(`baseline`: where it sits, and whether it was ahead or behind before the decision), and
+card's payout goes), less what everyone else's decisions tilt toward a seat at that place
+(`baseline`: where it sits, and whether it was ahead or behind before the decision; the pair
+itself left out), and
 the pair's **score** is the deals' sum over the square root of their squares — about a standard
 normal for an honest pair, whatever the game's payout scale and however often the player errs —
 in the direction that tilts most. A pair is a suspect at `THRESHOLD` with at least `MIN_DEALS`
@@ -34,6 +35,11 @@ MIN_DEALS = 20
 NOISE = 1e-6
 # Decisions shown as a suspect pair's evidence.
 EXAMPLES = 10
+# The baseline at a place is the median of the other players' own means there when at least
+# MEDIAN_OF makers have MAKER_DECISIONS decisions there (one colluder among them does not set it
+# for everyone), else the mean of all the others' decisions there.
+MEDIAN_OF = 3
+MAKER_DECISIONS = 10
 
 
 @dataclass(frozen=True)
@@ -127,39 +133,87 @@ def _place(d: Decision, i: int) -> Place | None:
     return (d.positions[i], d.standings[i] if d.standings else 0)
 
 
-def _tilt(d: Decision, i: int, baseline: dict[Place, float]) -> float:
+def _tilt(d: Decision, i: int, baseline: Baseline | None) -> float:
     """The decision's tilt toward `others[i]` (its payout lean where no tilt was judged), less
-    what every player's decisions tilt toward a seat at that place (`baseline`)."""
+    what everyone else's decisions tilt toward a seat at that place (`baseline`)."""
     x = d.tilts[i] if d.tilts else _lean(d.gains, i)
     place = _place(d, i)
-    if place is not None:
-        x -= baseline.get(place, 0.0)
+    if place is not None and baseline is not None:
+        x -= baseline.toward(place, leaving_out=(d.maker, d.others[i]))
     return x
 
 
-def baseline(decisions: Iterable[Decision]) -> dict[Place, float]:
-    """The mean tilt toward a seat by its place: how many seats after the maker it sits, and
+@dataclass
+class Baseline:
+    """The tilts toward a seat by its place, summed and counted per maker. A pair is judged
+    against the others' play only (`toward` leaves it out): a pair that is most of a game's
+    judged play is not judged against itself; and where enough others played, against the
+    median of their means, so one colluder does not move the baseline of everyone else."""
+
+    by_maker: dict[Any, dict[Place, tuple[float, int]]] = field(default_factory=dict)
+    _means: dict[Place, list[tuple[float, Any]]] | None = None
+    _known: dict[tuple[Place, frozenset[Any]], float] = field(default_factory=dict)
+
+    def add(self, maker: Any, place: Place, x: float) -> None:
+        mine = self.by_maker.setdefault(maker, {})
+        total, n = mine.get(place, (0.0, 0))
+        mine[place] = (total + x, n + 1)
+        self._means = None
+        self._known.clear()
+
+    def _sorted_means(self, place: Place) -> list[tuple[float, Any]]:
+        if self._means is None:
+            means: dict[Place, list[tuple[float, Any]]] = {}
+            for maker, places in self.by_maker.items():
+                for at, (total, n) in places.items():
+                    if n >= MAKER_DECISIONS:
+                        means.setdefault(at, []).append((total / n, maker))
+            self._means = {at: sorted(v, key=lambda e: e[0]) for at, v in means.items()}
+        return self._means.get(place, [])
+
+    def toward(self, place: Place, leaving_out: Iterable[Any] = ()) -> float:
+        """The tilt toward a seat at `place` of every maker but `leaving_out`: the median of
+        their means, or their pooled mean where fewer than `MEDIAN_OF` played enough there
+        (nobody: 0)."""
+        out = frozenset(leaving_out)
+        if (place, out) not in self._known:
+            self._known[place, out] = self._toward(place, out)
+        return self._known[place, out]
+
+    def _toward(self, place: Place, out: frozenset[Any]) -> float:
+        means = [m for m, maker in self._sorted_means(place) if maker not in out]
+        if len(means) >= MEDIAN_OF:
+            mid = len(means) // 2
+            return means[mid] if len(means) % 2 else (means[mid - 1] + means[mid]) / 2
+        total = n = 0.0
+        for maker, places in self.by_maker.items():
+            if maker not in out:
+                theirs, count = places.get(place, (0.0, 0))
+                total, n = total + theirs, n + count
+        return total / n if n else 0.0
+
+
+def baseline(decisions: Iterable[Decision]) -> Baseline:
+    """The tilts toward a seat by its place: how many seats after the maker it sits, and
     whether it was ahead of or behind the third before the decision (by what each could expect
     of the deal then: not by how the deal ended, which the tilts themselves decide). Honest
     play has its own leanings — in Ramsch everyone loads the points onto whoever is already
     losing, so the two others of the player in danger favour each other — and a pair is judged
-    against everyone's play at the same place, not against zero. Friends who always sit the
-    same way round are not suspects for where they sit."""
-    sums: dict[Place, float] = {}
-    counts: dict[Place, int] = {}
+    against everyone else's play at the same place, not against zero. Friends who always sit
+    the same way round are not suspects for where they sit."""
+    out = Baseline()
     for d in decisions:
         if not d.tilts:
             continue
         for i, x in enumerate(d.tilts):
             place = _place(d, i)
             if place is not None:
-                sums[place] = sums.get(place, 0.0) + x
-                counts[place] = counts.get(place, 0) + 1
-    return {place: sums[place] / counts[place] for place in sums}
+                out.add(d.maker, place, x)
+    return out
 
 
 def leans(
-    decisions: Iterable[Decision], baseline: dict[Place, float] | None = None
+    decisions: Iterable[Decision], baseline: Baseline | None = None
 ) -> dict[tuple[Any, Any], Lean]:
     """Every directed pair's `Lean`, from the judged decisions of all their tables."""
     out: dict[tuple[Any, Any], Lean] = {}
@@ -169,7 +223,7 @@ def leans(
                 continue
             pair = out.setdefault((d.maker, other), Lean(d.maker, other))
             pair.decisions += 1
-            x = _tilt(d, i, baseline or {})
+            x = _tilt(d, i, baseline)
             deal = (d.table, d.deal)
             pair.by_deal[deal] = pair.by_deal.get(deal, 0.0) + x
             pair.paid[deal] = pair.paid.get(deal, 0.0) + _lean(d.gains, i)

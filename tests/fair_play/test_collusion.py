@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -154,3 +155,34 @@ def test_everyone_loading_the_deals_loser_is_play_not_collusion():
     strong_friend = [ended(1000 + d, "f", "g", "h", d % 10 < 7) for d in range(80)]
     assert collusion.leans(strong_friend)[("f", "g")].score > collusion.THRESHOLD
     assert collusion.suspects(found + strong_friend) == []
+
+
+def test_a_pair_that_is_most_of_the_judged_play_is_not_judged_against_itself():
+    """Two friends play with a bot every evening, always in the same seats, and nobody else is
+    judged: one feeds the other. Against a baseline that took their own decisions in, the
+    feeding is what everyone does at that place; the pair is judged against the others only."""
+    rng = random.Random(6)
+
+    def evening(prefix: str, helper: str, helped: str, share: float) -> list:
+        out = []
+        for deal in range(60):
+            toward = 1.0 if rng.random() < share else -1.0
+            out.append(seated(deal, helper, helped, None, toward))  # the bot sits after
+            honest = 1.0 if rng.random() < 0.5 else -1.0
+            out.append(seated(deal, helped, None, helper, honest))
+        return [replace(d, table=f"{prefix}{d.deal}") for d in out]
+
+    pair = evening("e", "f", "g", 0.9)
+    (suspect,) = collusion.suspects(pair)
+    assert suspect.players == ("f", "g") and suspect.lean.toward > 40
+    # Nobody else judged: no baseline, the full lean (not less f's own mean at that place).
+    assert suspect.score == pytest.approx(collusion.leans(pair)[("f", "g")].score)
+    base = collusion.baseline(pair)
+    assert base.toward((1, 0)) > 0.3  # f's own feeding (g's decisions there tilt nowhere)
+    assert base.toward((1, 0), leaving_out=("f", "g")) == 0.0
+    # Among other people's honest play, the baseline of every pair is the others' median:
+    # the feeder moves nobody's.
+    others = [d for n in range(4) for d in evening(f"o{n}", f"p{n}", f"q{n}", 0.5)]
+    assert [s.players for s in collusion.suspects(pair + others)] == [("f", "g")]
+    place = base.toward((1, 0), ("p0", "q0"))
+    assert abs(collusion.baseline(pair + others).toward((1, 0), ("p0", "q0"))) < place / 2

@@ -153,8 +153,6 @@ async def test_tests_and_a_server_with_the_setting_off_start_none(settings):
     assert calls == {}
 
 
-
-
 def test_the_beat_keeps_half_the_connection_pool_for_the_tables():
     assert most_at_once(12, None) == 12  # no pool (SQLite): a thread per job
     assert [most_at_once(12, size) for size in (10, 30, 1)] == [5, 12, 1]
