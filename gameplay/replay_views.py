@@ -85,7 +85,8 @@ def _strings() -> dict[str, str]:
 @never_cache  # Back and Forward show the analysis as it is now (running, done), not as it was
 @require_GET
 def table_replay(request: HttpRequest, table_id: str) -> HttpResponse:
-    """The replay page; `?deal=K` opens deal K (from 0) instead of the first."""
+    """The replay page; `?deal=K` opens deal K (from 0) instead of the first, `&step=P` at its
+    P-th action (read by static/js/replay.js)."""
     table = _finished_table(request, table_id)
     if table is None:
         raise Http404("no replay")

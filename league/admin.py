@@ -34,6 +34,7 @@ from league.models import (
     RatedMatch,
     RatingHistory,
 )
+from league.ratings import compute as rating_maths
 from league.services.reports import mark_handled
 
 # The reporter's and the reported player's latest rated tables together, on a report's page.
@@ -353,10 +354,38 @@ def _names(ids: set[Any]) -> dict[Any, str]:
     return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
 
 
+def _results(t: Any) -> dict[str, Any]:
+    """A `together.Together` as the page shows it."""
+
+    def side(r: Any) -> dict[str, Any]:
+        return {"matches": r.matches, "won": round(r.won, 1), "expected": round(r.expected, 1)}
+
+    return {
+        "with": side(t.with_helper),
+        "without": side(t.without),
+        "difference": round(t.difference, 1),
+    }
+
+
 def collusion_report() -> list[dict[str, Any]]:
-    """Per judged game, its suspect pairs as the page shows them. A query per game, and one
-    for the names."""
+    """Per judged game, its suspect pairs as the page shows them. Four queries per game (the
+    decisions, the rated results), one for the names and one for the tables' dates."""
     found = [(game, judging.suspects(game)) for game in judging.judged_games()]
+    default = rating_maths.initial_state()
+    together = {
+        game: judging.results_together(
+            game,
+            [(s.lean.helper, s.lean.helped) for s in pairs],
+            rating_maths.win_chances,
+            (default.mu, default.sigma),
+        )
+        for game, pairs in found
+        if pairs
+    }
+    refs = {t for _, pairs in found for s in pairs for t in s.lean.tables}
+    dates = dict(
+        JudgedTable.objects.filter(table_ref__in=refs).values_list("table_ref", "finished_at")
+    )
     counts = dict(
         JudgedTable.objects.filter(error="")
         .values("game")
@@ -384,13 +413,22 @@ def collusion_report() -> list[dict[str, Any]]:
                     "cost": round(lean.cost, 1),
                     "gained": round(lean.gained, 1),
                     "back": round(s.back.score, 1) if s.back is not None else None,
-                    "tables": sorted(lean.tables),
+                    "tables": [
+                        {"ref": t, "at": dates.get(t)}
+                        for t in sorted(
+                            lean.tables, key=lambda t: (dates.get(t) is None, dates.get(t), t)
+                        )
+                    ],
+                    "results": _results(together[game][lean.helper, lean.helped]),
                     "shown": min(collusion.EXAMPLES, len(lean.examples)),
                     "favouring": len(lean.examples),
                     "decisions": [
                         {
                             "table": d.table,
+                            "at": dates.get(d.table),
                             "deal": d.deal + 1,
+                            "deal0": d.deal,
+                            "step": d.index,  # the replay before the decision
                             "action": d.index + 1,
                             "cost": round(d.cost, 2),
                             "lean": round(x, 2),

@@ -27,8 +27,8 @@ from django.utils import timezone
 from gameplay import api as gameplay
 from games import registry
 from games.transfers import record_transfers
-from league.fairplay import collusion
-from league.models import JudgedTable, Player
+from league.fairplay import collusion, together
+from league.models import JudgedTable, Player, RatedMatch, Rating, RatingHistory
 
 logger = logging.getLogger(__name__)
 
@@ -138,3 +138,39 @@ def suspects(game: str, days: int | None = None) -> list[collusion.Suspect]:
 def suspects_with(player_id: int) -> list[tuple[str, collusion.Suspect]]:
     """The suspect pairs of every judged game that name this player (a report's page)."""
     return [(game, s) for game in judged_games() for s in suspects(game) if player_id in s.players]
+
+
+def results_together(
+    game: str,
+    pairs: list[tuple[Any, Any]],
+    chances: together.Chances,
+    default: tuple[float, float],
+    days: int | None = None,
+) -> dict[tuple[Any, Any], together.Together]:
+    """For each (helper, helped) of `pairs`, the helped's rated results with the helper and
+    without, against the ratings (`league.fairplay.together`), over the same days as the
+    decisions (`FAIR_PLAY_COLLUSION_DAYS`). Three queries, whatever the pairs."""
+    if not pairs:
+        return {}
+    days = days if days is not None else _setting("FAIR_PLAY_COLLUSION_DAYS", 90)
+    since = timezone.now() - timedelta(days=days)
+    helped = {b for _, b in pairs}
+    ids = set(
+        RatingHistory.objects.filter(game=game, player_id__in=helped, at__gte=since).values_list(
+            "match_id", flat=True
+        )
+    )
+    matches = [
+        together.Match(tuple(players), tuple(ranks))
+        for players, ranks in RatedMatch.objects.filter(pk__in=ids, counts=True)
+        .exclude(review__in=[RatedMatch.Review.HELD, RatedMatch.Review.VOIDED])
+        .values_list("players", "ranks")
+    ]
+    seated = {p for m in matches for p in m.players}
+    ratings = {
+        player: (mu, sigma)
+        for player, mu, sigma in Rating.objects.filter(game=game, player_id__in=seated).values_list(
+            "player_id", "mu", "sigma"
+        )
+    }
+    return {(a, b): together.together(matches, a, b, ratings, chances, default) for a, b in pairs}

@@ -42,6 +42,15 @@ class RatingState:
         return self.mu - 3 * self.sigma
 
 
+def win_chances(ratings: Sequence[tuple[float, float]]) -> list[float]:
+    """Each seat's chance of finishing first from (mu, sigma) per seat (openskill's
+    `predict_win`): what the ratings predict of a table (fair play's results together)."""
+    m = model()
+    return [
+        float(p) for p in m.predict_win([[m.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings])
+    ]
+
+
 def initial_state() -> RatingState:
     m = model()
     return RatingState(mu=m.mu, sigma=m.sigma, games=0)

@@ -380,7 +380,9 @@
     const form = $("analyse-form");
     if (form) form.addEventListener("submit", requestAnalysis);
     if (analysis.status === "queued" || analysis.status === "running") poll();
-    go(deal, 0);
+    // `?step=P` (with `?deal=K`): opened at a decision, the table as it was to be made.
+    const step = Number(new URLSearchParams(window.location.search).get("step"));
+    go(deal, Number.isInteger(step) && step > 0 ? step : 0);
   }
 
   // For the browser tests and the curious: where the replay stands.

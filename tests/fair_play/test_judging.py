@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from league.fairplay import collusion, judging
-from league.models import JudgedTable, Player
+from league.models import JudgedTable, Player, RatedMatch, Rating, RatingHistory
 from tests.gameplay.conftest import make_table, make_users
 from tests.replay.conftest import play_out
 
@@ -61,12 +61,73 @@ def test_staff_read_the_pair_with_its_tables_decisions_and_to_whom_it_went(
     mal, lory, _vic = suspect_pair
     staff = django_user_model.objects.create_user("mod", password="pw", is_staff=True)
     client.force_login(staff)
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):  # constant: per game, not per pair
         html = client.get(URL).content.decode()
     assert f'data-pair="{mal.pk}-{lory.pk}"' in html
     assert "Mal for Lory" in html and "/tables/t0/replay/" in html
     assert "Lory +1.5" in html and "Vic -0.5" in html
+    assert "/replay/?deal=0&amp;step=3" in html  # a decision opens the replay there
+    assert "No rated matches of the pair" in html
     assert client.get(URL + "add/").status_code == 403
+
+
+def rated(players: list[Player], first: Player, ago: int) -> None:
+    """A rated saichugen match of `players` that `first` won."""
+    ranks = [1 if p == first else 2 for p in players]
+    at = timezone.now() - timedelta(days=ago)
+    match = RatedMatch.objects.create(
+        game="saichugen",
+        finished_at=at,
+        players=[p.pk for p in players],
+        payouts=[10 if r == 1 else -5 for r in ranks],
+        ranks=ranks,
+        rated_at=at,
+    )
+    for seat, (p, rank) in enumerate(zip(players, ranks, strict=True)):
+        RatingHistory.objects.create(
+            match=match,
+            player=p,
+            game="saichugen",
+            at=at,
+            seat=seat,
+            rank=rank,
+            payout=0,
+            mu=25,
+            sigma=8,
+            ordinal=1,
+            ordinal_before=0,
+            games=1,
+        )
+
+
+def test_staff_read_the_pairs_results_together_against_the_ratings(
+    client, suspect_pair, django_user_model, django_assert_max_num_queries
+):
+    """Lory won 8 of 10 rated matches with Mal and 1 of 10 without, all rated alike: better
+    with Mal than the ratings say; a voided match and one long ago are not counted."""
+    mal, lory, vic = suspect_pair
+    zed = Player.objects.create(name="Zed")
+    for n in range(10):
+        rated([mal, lory, vic], lory if n < 8 else vic, ago=n)
+        rated([zed, lory, vic], lory if n < 1 else zed, ago=n)
+    rated([mal, lory, vic], lory, ago=400)  # outside the days looked at
+    rated([mal, lory, vic], lory, ago=1)
+    RatedMatch.objects.filter(pk=RatedMatch.objects.latest("pk").pk).update(review="voided")
+    for p in (mal, lory, vic, zed):
+        Rating.objects.create(
+            player=p, game="saichugen", mu=25, sigma=8, ordinal=1, last_played_at=timezone.now()
+        )
+    staff = django_user_model.objects.create_user("mod", password="pw", is_staff=True)
+    client.force_login(staff)
+    with django_assert_max_num_queries(15):
+        html = " ".join(client.get(URL).content.decode().split())
+    assert "Lory finished first 8 times in 10 matches with Mal (the ratings expected 3.3)" in html
+    assert "1 times in 10 matches without (expected 3.3)" in html
+    found = judging.results_together(
+        "saichugen", [(mal.pk, lory.pk)], lambda r: [1 / len(r)] * len(r), (25.0, 8.0)
+    )[mal.pk, lory.pk]
+    assert found.with_helper.won == 8 and found.without.won == 1
+    assert found.difference > 2.6
 
 
 def test_players_and_outsiders_never_see_the_analytics(client, suspect_pair, django_user_model):
