@@ -73,6 +73,21 @@ class PlayerReportAdmin(StaffOnlyAdmin):
         "fair_play_flags",
         "collusion",
         "created_at",
+        "handled_at",
+        "handled_by",
+    ]
+    # The one thing the page changes: "handled" (Save), through the service that records who.
+    fields = [
+        "player",
+        "reporter",
+        "reason",
+        "text",
+        "the_table",
+        "conversation",
+        "tables_together",
+        "fair_play_flags",
+        "collusion",
+        "created_at",
         "handled",
         "handled_at",
         "handled_by",
@@ -176,6 +191,13 @@ class PlayerReportAdmin(StaffOnlyAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # reports come from the players' pages
+
+    def save_model(
+        self, request: HttpRequest, obj: PlayerReport, form: forms.ModelForm, change: bool
+    ) -> None:
+        """Save on a report's page marks it handled or open again, and records who."""
+        if "handled" in form.changed_data:
+            mark_handled([obj], by=request.user, handled=form.cleaned_data["handled"])
 
     @admin.action(description=_("Mark the selected reports handled"))
     def mark_as_handled(self, request: HttpRequest, queryset: QuerySet[PlayerReport]) -> None:

@@ -119,6 +119,17 @@ def test_staff_list_filter_and_mark_reports_handled_in_the_admin(vera, rex, staf
     assert first.handled and first.handled_by.username == "sam" and first.handled_at
     assert PlayerReport.objects.filter(handled=False).count() == 1
     assert staff.get("/admin/league/playerreport/add/").status_code == 403
+    # On a report's own page, Save marks it handled (or open again) and records who.
+    second = PlayerReport.objects.get(handled=False)
+    page = f"/admin/league/playerreport/{second.pk}/change/"
+    assert 'name="handled"' in staff.get(page).content.decode()
+    assert staff.post(page, {"handled": "on", "text": "tampered"}).status_code == 302
+    second.refresh_from_db()
+    assert second.handled and second.handled_by.username == "sam"
+    assert second.text == "Odd name."  # nothing else on the page is written
+    assert staff.post(page, {}).status_code == 302
+    second.refresh_from_db()
+    assert not second.handled and second.handled_by is None
 
 
 def test_only_staff_read_or_handle_reports(vera, rex):
