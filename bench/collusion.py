@@ -210,7 +210,18 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--json", default=None, help="also write the result to this file")
     parser.add_argument("--raw", default=None, help="keep the judged decisions in this file")
+    parser.add_argument(
+        "--score",
+        nargs="+",
+        metavar="RAW",
+        help="score kept --raw files together instead of playing (e.g. one run's honest "
+        "tables with another's colluders); --deals is the last checkpoint",
+    )
     args = parser.parse_args()
+    if args.score:
+        done = [t for f in args.score for t in json.loads(Path(f).read_text())]
+        print(json.dumps(report(done, args.deals), indent=1))
+        return
     out = simulate(
         args.game,
         tables=args.tables,
