@@ -117,7 +117,10 @@ def record_transfers(
     seed: str = "0",
 ) -> list[dict[str, Any]]:
     """Every decision with a choice of the named seats (default all) in a finished record:
-    {"deal", "index", "seat", "cost", "to", "tilt", "expect"}. Deterministic for a seed."""
+    {"deal", "index", "seat", "cost", "to", "tilt", "expect"}, and in a game of sides
+    (``Match.SIDES``) the deal's "sides" as the cards made them — a decision before they are
+    made (the auction, the call) is not judged: whom it favours is not yet a side. Deterministic
+    for a seed."""
     wanted = None if seats is None else set(seats)
     out = []
     n_deals = len(record["deals"])
@@ -126,9 +129,13 @@ def record_transfers(
         match = replay_record(head, n_deals=n_deals)
         for j, action in enumerate(deal.get("actions", [])):
             seat = action.get("seat")
-            if wanted is None or seat in wanted:
+            sides = match.sides() if match.SIDES else None
+            if (wanted is None or seat in wanted) and (sides is not None or not match.SIDES):
                 found = judge(match, seat, action, rollouts=rollouts, seed=f"{seed}/{k}/{j}")
                 if found is not None:
-                    out.append({"deal": k, "index": j, "seat": seat, **found})
+                    entry = {"deal": k, "index": j, "seat": seat, **found}
+                    if sides is not None:
+                        entry["sides"] = sides
+                    out.append(entry)
             match.apply(seat, action)
     return out

@@ -173,6 +173,9 @@ class Match:
     SEATS: ClassVar[int] = 3
     FLAGS: ClassVar[tuple[Flag, ...]] = ()
     SIGNALS: ClassVar[bool] = False  # does any action of this game carry a ``signal``
+    # Does a deal seat its players in sides (partners) that change from deal to deal
+    # (``sides``)? Else each plays for himself.
+    SIDES: ClassVar[bool] = False
     STATE: ClassVar[tuple[str, ...]] = ()  # the subclass's own state attributes (for dump/load)
     SHEET: ClassVar[type[SheetRules]] = SheetRules  # score-sheet rules for over-the-table play
 
@@ -253,6 +256,12 @@ class Match:
         return []
 
     # validated path, per game
+    def sides(self) -> list[list[int]] | None:
+        """The deal's sides as the cards have made them (a secret partner included), once the
+        contract has made them; None before, and always in a game where each plays for
+        himself. For judging afterwards (``games.transfers``), never for a view."""
+        return None
+
     def to_act(self) -> list[int]:
         raise NotImplementedError
 

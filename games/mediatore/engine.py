@@ -374,6 +374,7 @@ class MediatoreMatch(Match):
     DISPLAY = "Mediatore"
     NAMES = {"ja": "メディアトーレ"}
     SEATS = 4
+    SIDES = True  # the declarer (with a partner in Chiamo) against the rest, deal by deal
     SHEET = MediatoreSheet
     GOAL = gettext_noop(  # translated where shown (the table's goal line)
         "Bid a contract and take at least 6 of the 11⅔ points, "
@@ -926,6 +927,17 @@ class MediatoreMatch(Match):
         | {"tricks", "thirds", "side_thirds"}  # the table
         | {"contract", "called", "outcome"}  # notes
     )
+
+    def sides(self) -> list[list[int]] | None:
+        """The declarer's side (with the Chiamo partner, the called card's secret holder) and
+        the defenders, once the call is made; None in the auction and the call, and for a deal
+        thrown in."""
+        if self.contract < 0 or self.phase in (AUCTION, CALL):
+            return None
+        d = self.declarer
+        partner = self.partner if self.contract == CHIAMO else -1
+        side = [d] if partner < 0 else sorted((d, partner))
+        return [side, [s for s in range(4) if s not in side]]
 
     def _deal_table(self) -> list[dict[str, Any]]:
         if self.contract < 0:  # thrown in

@@ -1,5 +1,6 @@
 """Collusion analytics (docs/fair-play.md, "Collusion"), pure: per pair of players who shared
-tables, whether one's decisions favour the other more than the third.
+tables, whether one's decisions favour the other more than the third (in a game of sides,
+Mediatore, only in the deals where the other was not a partner).
 
 The input is what `games.transfers` says of each decision, every card known: what it cost its
 maker, each seat's gain by it, and its **tilt** toward each other seat (where the taken action
@@ -9,12 +10,12 @@ add up to about nothing; a player who soft-plays for B tilts toward B again and 
 summed per deal (the decisions of one deal hang together: who is in danger decides where every
 card's payout goes), less what everyone else's decisions tilt toward a seat at that place
 (`baseline`: where it sits, and whether it was ahead or behind before the decision; the pair
-itself left out), and
-the pair's **score** is the deals' sum over the square root of their squares — about a standard
-normal for an honest pair, whatever the game's payout scale and however often the player errs —
-in the direction that tilts most. A pair is a suspect at `THRESHOLD` with at least `MIN_DEALS`
-deals tilting one way or the other; the simulation (`bench/collusion.py`) measures how many
-honest pairs that flags and how many colluders it finds.
+itself left out), and the pair's **score** is the deals' sum over the square root of their
+squares — about a standard normal for an honest pair, whatever the game's payout scale and
+however often the player errs — in the direction that tilts most. A pair is a suspect at
+`THRESHOLD` with at least `MIN_DEALS` deals tilting one way or the other; the simulation
+(`bench/collusion.py`) measures how many honest pairs that flags and how many colluders it
+finds.
 
 Beside the score, the evidence: the payout the helper's decisions sent the helped rather than
 the third, what they cost the helper, and the decisions that favoured the helped most.
@@ -60,6 +61,11 @@ class Decision:
     # Each other's standing against the rest of the others before the decision (what they
     # could expect of the deal then): 1 ahead, -1 behind, 0 level (unknown: empty).
     standings: tuple[int, ...] = ()
+    # In a game of sides (Mediatore): whether each other was the maker's partner in that deal.
+    # A partner is not judged (favouring one's partner is the game); an opponent is.
+    partners: tuple[bool, ...] = ()
+    # ...and how many seats each other's side had (a lone declarer or one of two or three).
+    side_sizes: tuple[int, ...] = ()
 
 
 @dataclass
@@ -124,13 +130,15 @@ def _lean(gains: Sequence[float], to: int) -> float:
     return gains[to] - (sum(rest) / len(rest) if rest else 0.0)
 
 
-Place = tuple[int, int]  # (seats after the maker, standing before the decision)
+# (seats after the maker, standing before the decision[, the size of the seat's side])
+Place = tuple[int, ...]
 
 
 def _place(d: Decision, i: int) -> Place | None:
     if not d.positions:
         return None
-    return (d.positions[i], d.standings[i] if d.standings else 0)
+    place = (d.positions[i], d.standings[i] if d.standings else 0)
+    return (*place, d.side_sizes[i]) if d.side_sizes else place
 
 
 def _tilt(d: Decision, i: int, baseline: Baseline | None) -> float:
@@ -206,6 +214,8 @@ def baseline(decisions: Iterable[Decision]) -> Baseline:
         if not d.tilts:
             continue
         for i, x in enumerate(d.tilts):
+            if d.partners and d.partners[i]:
+                continue
             place = _place(d, i)
             if place is not None:
                 out.add(d.maker, place, x)
@@ -219,7 +229,7 @@ def leans(
     out: dict[tuple[Any, Any], Lean] = {}
     for d in decisions:
         for i, other in enumerate(d.others):
-            if other is None or other == d.maker:
+            if other is None or other == d.maker or (d.partners and d.partners[i]):
                 continue
             pair = out.setdefault((d.maker, other), Lean(d.maker, other))
             pair.decisions += 1
@@ -287,6 +297,8 @@ def decisions_of(
         if maker is None:
             continue
         idx = [s for s in range(len(players)) if s != e["seat"]]
+        sides = [set(x) for x in e.get("sides") or ()]
+        side = next((x for x in sides if e["seat"] in x), set())
         out.append(
             Decision(
                 table=table,
@@ -299,6 +311,10 @@ def decisions_of(
                 tilts=tuple(float(e["tilt"][s]) for s in idx) if "tilt" in e else (),
                 positions=tuple((s - e["seat"]) % len(players) for s in idx),
                 standings=_standings(e.get("expect"), idx),
+                partners=tuple(s in side for s in idx) if sides else (),
+                side_sizes=tuple(next(len(x) for x in sides if s in x) for s in idx)
+                if sides
+                else (),
             )
         )
     return out

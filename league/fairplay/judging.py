@@ -1,6 +1,7 @@
 """Judging finished tables for the collusion analytics (docs/fair-play.md, "Collusion").
 
-Every finished table of a three-player game at which at least two accounts sat is judged once,
+Every finished table of a judged game (`judged_games`: three seats, or sides) at which at
+least two accounts sat is judged once,
 afterwards, by the periodic `league.judge_tables` (on the bots' queue with a broker): where
 each person's decisions sent payout (`games.transfers`, every card known by then), kept as a
 `JudgedTable`. A seat its person resigned is not judged (a bot finished it). The pairs are
@@ -37,9 +38,13 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def judged_games() -> list[str]:
-    """The games whose pairs are scored: every game of three seats (Mediatore's partners are
-    partners in some deals and not in others: not yet, docs/fair-play.md)."""
-    return [name for name in registry.game_names() if registry.get_game(name).seats == 3]
+    """The games whose pairs are scored: every game of three seats, and every game of sides
+    (Mediatore: a pair in the deals where they were not partners)."""
+    return [
+        name
+        for name in registry.game_names()
+        if registry.get_game(name).seats == 3 or registry.get_game(name).engine.SIDES
+    ]
 
 
 def _setting(name: str, default: Any) -> Any:

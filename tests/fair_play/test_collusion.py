@@ -186,3 +186,89 @@ def test_a_pair_that_is_most_of_the_judged_play_is_not_judged_against_itself():
     assert [s.players for s in collusion.suspects(pair + others)] == [("f", "g")]
     place = base.toward((1, 0), ("p0", "q0"))
     assert abs(collusion.baseline(pair + others).toward((1, 0), ("p0", "q0"))) < place / 2
+
+
+def test_a_mediatore_decision_is_judged_once_the_sides_are_made_and_says_them():
+    """In a game of sides the auction and the call are not judged (whom they favour is no side
+    yet); every judged decision carries the deal's sides, the maker in one of them."""
+    basic = chooser("mediatore", "basic")
+    record = export_record(play_table("mediatore", "transfers/sides", [basic] * 4))
+    judged = record_transfers(record, rollouts=1)
+    assert judged
+    for e in judged:
+        assert sorted(s for side in e["sides"] for s in side) == [0, 1, 2, 3]
+        assert len(e["sides"]) == 2 and any(e["seat"] in side for side in e["sides"])
+        assert sum(e["to"]) == pytest.approx(0.0, abs=1e-3)
+    first = min(e["index"] for e in judged)
+    auction = [a for a in record["deals"][0]["actions"][:first] if a.get("act") in {"bid", "pass"}]
+    assert auction, "the auction's decisions come before the first judged one"
+
+
+def sided(
+    deal: int, maker: str, others: tuple, partner: str, tilt_to_b: float
+) -> collusion.Decision:
+    """A Mediatore decision of `maker` with `others` (b first), `partner` on the maker's side."""
+    tilts = (tilt_to_b, -tilt_to_b / 2, -tilt_to_b / 2)
+    return collusion.Decision(
+        f"m{deal}",
+        deal,
+        0,
+        maker,
+        others,
+        0.1,
+        (0.0, 0.0, 0.0),
+        tilts,
+        (1, 2, 3),
+        (),
+        tuple(o == partner for o in others),
+        tuple(2 for _ in others),
+    )
+
+
+def test_in_a_game_of_sides_favouring_a_partner_is_play_and_an_opponent_is_judged():
+    rng = random.Random(8)
+    population = []
+    for deal in range(200):
+        a, b, c, d = rng.sample(["p", "q", "r", "s", "t", "u"], 4)
+        population.append(sided(deal, a, (b, c, d), rng.choice([b, c, d]), rng.choice([1.0, -1.0])))
+    # f always favours g, who is its partner in every deal: the game, not collusion.
+    partner = [sided(1000 + n, "f", ("g", "h", "i"), "g", 1.0) for n in range(40)]
+    assert collusion.suspects(population + partner) == []
+    assert ("f", "g") not in collusion.leans(partner)
+    # m favours n in deals where n is an opponent: judged.
+    opponent = [
+        sided(2000 + n, "m", ("n", "o", "k"), "o", 1.0 if n % 10 else -1.0) for n in range(40)
+    ]
+    (suspect,) = collusion.suspects(population + partner + opponent)
+    assert suspect.players == ("m", "n")
+
+
+def test_a_judged_entry_of_a_game_of_sides_names_the_makers_partners():
+    entry = {
+        "deal": 0,
+        "index": 12,
+        "seat": 1,
+        "cost": 0.5,
+        "to": [0.2, -0.5, 0.1, 0.2],
+        "tilt": [0.5, 0.0, -1.0, 0.5],
+        "expect": [3.0, -2.0, -2.0, 1.0],
+        "sides": [[1, 2], [0, 3]],
+    }
+    (d,) = collusion.decisions_of("t", ["a", "b", "c", None], [entry])
+    assert d.maker == "b" and d.others == ("a", "c", None)  # by seat
+    assert d.partners == (False, True, False) and d.side_sizes == (2, 2, 2)
+    assert d.positions == (3, 1, 2)
+    (plain,) = collusion.decisions_of(
+        "t",
+        ["a", "b", "c"],
+        [
+            {
+                **entry,
+                "sides": None,
+                "to": [0.2, -0.5, 0.3],
+                "tilt": [0.5, 0.0, -0.5],
+                "expect": [1, 0, -1],
+            }
+        ],
+    )
+    assert plain.partners == () and plain.side_sizes == ()

@@ -24,16 +24,21 @@ def test_a_finished_table_of_two_people_is_judged_once_for_their_seats_only():
     pb = Player.objects.create(name="ben", user=ben)
     shared = play_out(make_table("schieberamsch", people=[ana, ben], bots=["b1"]))
     alone = play_out(make_table("schieberamsch", people=[cleo], bots=["b1", "b2"]))
-    other = play_out(make_table("mediatore", people=[ana, ben], bots=["b1", "b2"]))
-    assert judging.sweep() == 1
-    row = JudgedTable.objects.get()
-    assert row.table_ref == str(shared.id) and row.game == "schieberamsch"
+    sides = play_out(make_table("mediatore", people=[ana, ben], bots=["b1", "b2"]))
+    assert judging.sweep() == 2
+    row = JudgedTable.objects.get(game="schieberamsch")
+    assert row.table_ref == str(shared.id)
     assert row.players == [pa.pk, pb.pk, None]
     assert row.decisions and {e["seat"] for e in row.decisions} <= {0, 1}
     assert judging.sweep() == 0  # nothing twice
     assert judging.judge(str(alone.id)) is None  # one person: no pair to judge
-    assert judging.judge(str(other.id)) is None  # a game of partners: not yet
-    assert JudgedTable.objects.count() == 1
+    # A game of sides: each judged decision says who was whose partner in that deal.
+    mine = JudgedTable.objects.get(game="mediatore")
+    assert mine.table_ref == str(sides.id) and mine.players == [pa.pk, pb.pk, None, None]
+    assert all(
+        sorted(s for side in e["sides"] for s in side) == [0, 1, 2, 3] for e in mine.decisions
+    )
+    assert JudgedTable.objects.count() == 2
 
 
 def leaning_tables(helper: Player, helped: Player, third: Player, n: int) -> None:
@@ -61,7 +66,7 @@ def test_staff_read_the_pair_with_its_tables_decisions_and_to_whom_it_went(
     mal, lory, _vic = suspect_pair
     staff = django_user_model.objects.create_user("mod", password="pw", is_staff=True)
     client.force_login(staff)
-    with django_assert_max_num_queries(13):  # constant: per game, not per pair
+    with django_assert_max_num_queries(10 + len(judging.judged_games())):  # a query a game
         html = client.get(URL).content.decode()
     assert f'data-pair="{mal.pk}-{lory.pk}"' in html
     assert "Mal for Lory" in html and "/tables/t0/replay/" in html
@@ -119,7 +124,7 @@ def test_staff_read_the_pairs_results_together_against_the_ratings(
         )
     staff = django_user_model.objects.create_user("mod", password="pw", is_staff=True)
     client.force_login(staff)
-    with django_assert_max_num_queries(15):
+    with django_assert_max_num_queries(13 + len(judging.judged_games())):
         html = " ".join(client.get(URL).content.decode().split())
     assert "Lory finished first 8 times in 10 matches with Mal (the ratings expected 3.3)" in html
     assert "1 times in 10 matches without (expected 3.3)" in html
