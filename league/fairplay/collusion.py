@@ -143,8 +143,11 @@ def _place(d: Decision, i: int) -> Place | None:
 
 def _tilt(d: Decision, i: int, baseline: Baseline | None) -> float:
     """The decision's tilt toward `others[i]` (its payout lean where no tilt was judged), less
-    what everyone else's decisions tilt toward a seat at that place (`baseline`)."""
+    what everyone else's decisions that tilted at all tilt toward a seat at that place
+    (`baseline`); 0 for a decision that tilted toward nobody."""
     x = d.tilts[i] if d.tilts else _lean(d.gains, i)
+    if abs(x) <= NOISE:  # a decision that favoured nobody leans nowhere, whatever the place
+        return 0.0
     place = _place(d, i)
     if place is not None and baseline is not None:
         x -= baseline.toward(place, leaving_out=(d.maker, d.others[i]))
@@ -208,13 +211,14 @@ def baseline(decisions: Iterable[Decision]) -> Baseline:
     play has its own leanings — in Ramsch everyone loads the points onto whoever is already
     losing, so the two others of the player in danger favour each other — and a pair is judged
     against everyone else's play at the same place, not against zero. Friends who always sit
-    the same way round are not suspects for where they sit."""
+    the same way round are not suspects for where they sit. Only decisions that tilted at all
+    are counted (and judged against it): one that favoured nobody is no leaning either way."""
     out = Baseline()
     for d in decisions:
         if not d.tilts:
             continue
         for i, x in enumerate(d.tilts):
-            if d.partners and d.partners[i]:
+            if (d.partners and d.partners[i]) or abs(x) <= NOISE:
                 continue
             place = _place(d, i)
             if place is not None:

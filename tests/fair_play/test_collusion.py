@@ -272,3 +272,22 @@ def test_a_judged_entry_of_a_game_of_sides_names_the_makers_partners():
         ],
     )
     assert plain.partners == () and plain.side_sizes == ()
+
+
+def test_decisions_that_favour_nobody_lean_nowhere_whatever_the_place():
+    """Where everyone's decisions tilt toward the next seat, a player whose decisions favoured
+    nobody (every candidate alike for the others) is not leaning away from it, nor toward."""
+    rng = random.Random(9)
+    found = [
+        seated(
+            deal,
+            *rng.sample(["p", "q", "r", "s", "t", "u"], 3),
+            1.0 if rng.random() < 0.8 else -1.0,
+        )
+        for deal in range(300)
+    ]
+    idle = [seated(1000 + d, "f", "g", "h", 0.0) for d in range(40)]
+    leans = collusion.leans(found + idle, collusion.baseline(found + idle))
+    assert leans["f", "g"].leaning == 0 and leans["f", "g"].score == 0.0
+    assert leans["f", "g"].cost == 0.0 and not leans["f", "g"].examples
+    assert collusion.suspects(found + idle) == []
