@@ -14,16 +14,17 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.catalogue import display_name
-from games.registry import game_names
+from games.registry import game_names, get_game
 from league.errors import LeagueError
 from league.fairplay import collusion, judging, review
 from league.models import (
@@ -137,7 +138,11 @@ class PlayerReportAdmin(StaffOnlyAdmin):
             .order_by("-finished_at")[:TABLES_TOGETHER]
         )
         rows = [
-            (f"/tables/{m.table_ref}/replay/", f"{m.finished_at:%Y-%m-%d %H:%M}", m.game)
+            (
+                f"/tables/{m.table_ref}/replay/",
+                date_format(localtime(m.finished_at), "SHORT_DATETIME_FORMAT"),
+                display_name(m.game),
+            )
             for m in shared
         ]
         if not rows:
@@ -176,11 +181,11 @@ class PlayerReportAdmin(StaffOnlyAdmin):
         link = reverse("admin:league_judgedtable_changelist")
         rows = [
             (
-                f"{link}#pair-{s.players[0]}-{s.players[1]}",
+                f"{link}#{pair_anchor(game, s.players[0], s.players[1])}",
                 display_name(game),
                 names.get(s.players[0], "?"),
                 names.get(s.players[1], "?"),
-                number_format(s.score, 1),
+                number_format(round(s.score, 1), 1),
             )
             for game, s in found
         ]
@@ -351,6 +356,19 @@ class CollusionAdmin(StaffOnlyAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """A judged table has no page of its own (its raw decisions are the program's): staff
+        land on the analytics, where its pairs and decisions are read."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return HttpResponseRedirect(reverse("admin:league_judgedtable_changelist"))
+
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
@@ -387,6 +405,16 @@ def _results(t: Any) -> dict[str, Any]:
         "without": side(t.without),
         "difference": round(t.difference, 1),
     }
+
+
+def game_has_sides(game: str) -> bool:
+    """Whether the game's partners change from deal to deal (the page explains what counts)."""
+    return bool(get_game(game).engine.SIDES)
+
+
+def pair_anchor(game: str, helper: Any, helped: Any) -> str:
+    """A pair's anchor on the collusion page: one per game (a pair may be listed in two)."""
+    return f"pair-{game}-{helper}-{helped}"
 
 
 def collusion_report() -> list[dict[str, Any]]:
@@ -429,7 +457,7 @@ def collusion_report() -> list[dict[str, Any]]:
                     "helper_id": lean.helper,
                     "helped_id": lean.helped,
                     "score": round(s.score, 1),
-                    "anchor": f"pair-{lean.helper}-{lean.helped}",
+                    "anchor": pair_anchor(game, lean.helper, lean.helped),
                     "toward": lean.toward,
                     "away": lean.away,
                     "cost": round(lean.cost, 1),
@@ -455,7 +483,7 @@ def collusion_report() -> list[dict[str, Any]]:
                             "cost": round(d.cost, 2),
                             "lean": round(x, 2),
                             "gains": [
-                                (names.get(o, "-") if o is not None else "bot", round(g, 2))
+                                (names.get(o, "-") if o is not None else _("bot"), round(g, 2))
                                 for o, g in zip(d.others, d.gains, strict=True)
                             ],
                         }
@@ -463,5 +491,12 @@ def collusion_report() -> list[dict[str, Any]]:
                     ],
                 }
             )
-        out.append({"game": display_name(game), "pairs": rows, "judged": counts.get(game, 0)})
+        out.append(
+            {
+                "game": display_name(game),
+                "pairs": rows,
+                "judged": counts.get(game, 0),
+                "sides": game_has_sides(game),
+            }
+        )
     return out

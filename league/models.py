@@ -971,7 +971,10 @@ class PlayerReport(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"report on {self.player} ({self.get_reason_display()})"
+        return gettext("report on %(player)s (%(reason)s)") % {
+            "player": self.player,
+            "reason": self.get_reason_display(),
+        }
 
 
 # --- fair play (league.fairplay, docs/fair-play.md) --------------------------------------------

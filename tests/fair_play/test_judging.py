@@ -145,13 +145,22 @@ def test_players_and_outsiders_never_see_the_analytics(client, suspect_pair, dja
 def test_a_report_about_a_suspect_shows_staff_the_pair(client, suspect_pair, django_user_model):
     from league.models import PlayerReport
 
-    mal, _lory, vic = suspect_pair
+    mal, lory, vic = suspect_pair
     vic.user = django_user_model.objects.create_user("vic", password="pw")
     vic.save()
     report = PlayerReport.objects.create(reporter=vic.user, player=mal, reason="cheating")
     client.force_login(django_user_model.objects.create_user("mod", password="pw", is_staff=True))
     page = client.get(f"/admin/league/playerreport/{report.pk}/change/").content.decode()
-    assert "Mal → Lory" in page and URL in page
+    assert "Mal → Lory" in page and f"{URL}#pair-saichugen-{mal.pk}-{lory.pk}" in page
+    score = judging.suspects("saichugen")[0].score
+    assert f"({score:.1f})" in page  # rounded as on the analytics page, not cut
+    listing = client.get(URL).content.decode()
+    assert f'id="pair-saichugen-{mal.pk}-{lory.pk}"' in listing
+    assert "only over the deals in which the two were not partners" in " ".join(listing.split())
+    # A judged table has no raw page: staff land on the analytics.
+    first = JudgedTable.objects.first()
+    response = client.get(f"{URL}{first.pk}/change/")
+    assert response.status_code == 302 and response["Location"] == URL
     other = PlayerReport.objects.create(reporter=vic.user, player=vic, reason="cheating")
     page = client.get(f"/admin/league/playerreport/{other.pk}/change/").content.decode()
     assert "Mal → Lory" not in page
