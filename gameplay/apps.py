@@ -1,7 +1,9 @@
 from django.apps import AppConfig
+from django.utils.translation import pgettext_lazy
 
 
 class GameplayConfig(AppConfig):
+    verbose_name = pgettext_lazy("admin section", "Tables")  # the admin index's heading
     name = "gameplay"
 
     def ready(self) -> None:

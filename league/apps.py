@@ -1,7 +1,9 @@
 from django.apps import AppConfig
+from django.utils.translation import pgettext_lazy
 
 
 class LeagueConfig(AppConfig):
+    verbose_name = pgettext_lazy("admin section", "League")  # the admin index's heading
     name = "league"
 
     def ready(self) -> None:
