@@ -126,8 +126,11 @@ def test_staff_read_the_pairs_results_together_against_the_ratings(
     client.force_login(staff)
     with django_assert_max_num_queries(13 + len(judging.judged_games())):
         html = " ".join(client.get(URL).content.decode().split())
-    assert "Lory finished first 8 times in 10 matches with Mal (the ratings expected 3.3)" in html
-    assert "1 times in 10 matches without (expected 3.3)" in html
+    assert (
+        "in 10 rated matches with Mal, Lory finished first 8 times (the ratings expected 3.3)"
+        in html
+    )
+    assert "without: 1 of 10 rated matches (expected 3.3)" in html
     found = judging.results_together(
         "saichugen", [(mal.pk, lory.pk)], lambda r: [1 / len(r)] * len(r), (25.0, 8.0)
     )[mal.pk, lory.pk]
