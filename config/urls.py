@@ -2,6 +2,7 @@ from csp.constants import SELF
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
@@ -11,6 +12,11 @@ from accounts import views as accounts_views
 from config import api_root, favicon, health, pwa, schema, views
 from league.profile import guest_signup
 from league.profile import views as profile_views
+
+# The staff's pages say whose they are (not "Django administration").
+admin.site.site_header = _("Mediana staff")
+admin.site.site_title = _("Mediana staff")
+admin.site.index_title = _("Moderation and data")
 
 urlpatterns = [
     path("", views.home, name="home"),

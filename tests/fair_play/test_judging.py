@@ -71,6 +71,7 @@ def test_staff_read_the_pair_with_its_tables_decisions_and_to_whom_it_went(
     assert f'data-pair="{mal.pk}-{lory.pk}"' in html
     assert "Mal for Lory" in html and "/tables/t0/replay/" in html
     assert "Lory +1.5" in html and "Vic -0.5" in html
+    assert "Mediana staff" in html and "Django administration" not in html
     assert "/replay/?deal=0&amp;step=3" in html  # a decision opens the replay there
     assert "No rated matches of the pair" in html
     assert client.get(URL + "add/").status_code == 403
