@@ -63,20 +63,6 @@ class PlayerReportAdmin(StaffOnlyAdmin):
     search_fields = ["player__name", "reporter__username", "text"]
     list_select_related = ["player", "reporter", "handled_by"]
     date_hierarchy = "created_at"
-    readonly_fields = [
-        "player",
-        "reporter",
-        "reason",
-        "text",
-        "the_table",
-        "conversation",
-        "tables_together",
-        "fair_play_flags",
-        "collusion",
-        "created_at",
-        "handled_at",
-        "handled_by",
-    ]
     # The one thing the page changes: "handled" (Save), through the service that records who.
     fields = [
         "player",
@@ -93,6 +79,7 @@ class PlayerReportAdmin(StaffOnlyAdmin):
         "handled_at",
         "handled_by",
     ]
+    readonly_fields = [f for f in fields if f != "handled"]
     actions = ["mark_as_handled", "mark_as_open", "mute_in_chat"]
     exclude = ["chat_lines", "chat_table"]  # shown as `conversation` and `the_table`
 

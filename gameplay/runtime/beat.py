@@ -9,11 +9,10 @@ ScheduleEntry`, on the wall clock). A run goes to a thread of the beat's own, so
 delays neither the others nor the tables; at most half the database pool's connections are the
 beat's (`most_at_once`: the runs of a burst wait for a thread, not for a connection the tables
 need, and a run that needs a second connection never waits on the others); a job never runs
-twice at once (a run still going
-when the next is due makes that one wait for it); a failing run is logged and the schedule goes
-on. The tasks are run by name through the Celery app (`gameplay.queue.task`), so the league's
-jobs run here without gameplay importing the league. An entry's `options` (`expires`, a queue)
-do not apply: nothing is queued.
+twice at once (a run still going when the next is due makes that one wait for it); a failing run
+is logged and the schedule goes on. The tasks are run by name through the Celery app
+(`gameplay.queue.task`), so the league's jobs run here without gameplay importing the league. An
+entry's `options` (`expires`, a queue) do not apply: nothing is queued.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """Judging finished tables for the collusion analytics (docs/fair-play.md, "Collusion").
 
-Every finished table of a judged game (`judged_games`: three seats, or sides) at which at
-least two accounts sat is judged once,
-afterwards, by the periodic `league.judge_tables` (on the bots' queue with a broker): where
-each person's decisions sent payout (`games.transfers`, every card known by then), kept as a
-`JudgedTable`. A seat its person resigned is not judged (a bot finished it). The pairs are
-scored when staff look (`suspects`), over the tables of a window, by the pure
-`league.fairplay.collusion`.
+Every finished table of a judged game (`judged_games`: three seats, or sides) at which at least
+two accounts sat is judged once, afterwards, by the periodic `league.judge_tables` (on the bots'
+queue with a broker): where each person's decisions sent payout (`games.transfers`, every card
+known by then), kept as a `JudgedTable`. A seat its person resigned is not judged (a bot
+finished it). The pairs are scored when staff look (`suspects`), over the tables of a window, by
+the pure `league.fairplay.collusion`.
 
 In the embedded mode the evaluation, seconds of pure Python, runs in a spawned process of its
 own, so that the server's moves are not kept waiting; with workers it runs in the task.
