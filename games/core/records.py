@@ -36,13 +36,20 @@ def replay_record(record: Any, *, n_deals: int | None = None) -> Match:
         raise _record_error(f"unknown game {game!r}")
     spec = get_game(game)
     engine = spec.engine
-    n = spec.seats
+    deals = record.get("deals")
+    players = record.get("players")
+    four = spec.four is not None and (
+        (isinstance(players, list) and len(players) == spec.four.SEATS)
+        or (isinstance(deals, list) and any(isinstance(d, dict) and "sitter" in d for d in deals))
+    )
+    if four:
+        engine = spec.four  # type: ignore[assignment]
+    n = engine.SEATS
     variant_input = record.get("variant")
     try:
         variant = engine.resolve_variant(variant_input)
     except VariantError as e:
         raise _record_error(str(e)) from None
-    players = record.get("players")
     if players is not None and (
         not isinstance(players, list)
         or len(players) != n
@@ -54,13 +61,21 @@ def replay_record(record: Any, *, n_deals: int | None = None) -> Match:
     dealer = record["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise _record_error(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-    deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
         raise _record_error("deals must be a non-empty list")
 
     for k, deal in enumerate(deals):
         if not isinstance(deal, dict):
             raise RecordError(f"deal {k}: a deal must be a JSON object")
+        if four:  # tables-of-four.md: the dealer of each deal sits out
+            sitter = (dealer + k) % n
+            if deal.get("sitter") != sitter or isinstance(deal.get("sitter"), bool):
+                raise RecordError(f"deal {k}: sitter must be seat {sitter}, the deal's dealer")
+            hands = deal.get("hands")
+            if isinstance(hands, list) and len(hands) == n and hands[sitter] != []:
+                raise RecordError(
+                    f"deal {k}: wrong deck: the sitter's hand (seat {sitter}) is not empty"
+                )
         problem = engine.deck_problem(variant, deal.get("hands"), deal.get("stock"))
         if problem:
             raise RecordError(f"deal {k}: wrong deck: {problem}")

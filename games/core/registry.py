@@ -28,6 +28,23 @@ class GameSpec:
     seats: int
     flags: tuple[Flag, ...]
     engine: type[Match]
+    # The engine at a table of four, where the dealer sits out (``games.core.four``); None
+    # for a game that is not played so (Mediatore has four players)
+    four: type[Match] | None = None
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The numbers of seats a table of this game may have."""
+        return (self.seats,) if self.four is None else (self.seats, self.four.SEATS)
+
+    def engine_for(self, seats: int | None = None) -> type[Match]:
+        """The engine of a table of ``seats`` (None: the game's own number); ``KeyError`` for
+        a size the game is not played at."""
+        if seats is None or seats == self.seats:
+            return self.engine
+        if self.four is not None and seats == self.four.SEATS:
+            return self.four
+        raise KeyError(f"{self.name} is not played at a table of {seats}")
 
     def name_in(self, language: str | None) -> str:
         """The game's name as `language` writes it (the engine's ``NAMES``; "ja-jp" finds
@@ -114,10 +131,11 @@ class GameSpec:
 GAMES: Registry[str, GameSpec] = Registry("game")
 
 
-def register_game(engine: type[Match]) -> type[Match]:
-    """Register a game's engine (its package does, when imported); the order of registration
-    is the order of ``games()``. Registering the same engine again changes nothing."""
-    spec = GameSpec(engine.GAME, engine.DISPLAY, engine.SEATS, engine.FLAGS, engine)
+def register_game(engine: type[Match], four: type[Match] | None = None) -> type[Match]:
+    """Register a game's engine (its package does, when imported), and its engine at a table
+    of four where it has one; the order of registration is the order of ``games()``.
+    Registering the same engine again changes nothing."""
+    spec = GameSpec(engine.GAME, engine.DISPLAY, engine.SEATS, engine.FLAGS, engine, four)
     GAMES.register(engine.GAME, spec)
     return engine
 
@@ -150,9 +168,11 @@ def start_match(
     seed: int | str | None = None,
     deals: list[dict[str, Any]] | None = None,
     players: list[str] | None = None,
+    seats: int | None = None,
 ) -> Match:
-    """Start a match of ``game``: the first deal is dealt, the first seats may act."""
-    return get_game(game).engine(
+    """Start a match of ``game`` at a table of ``seats`` (None: the game's own number): the
+    first deal is dealt, the first seats may act."""
+    return get_game(game).engine_for(seats)(
         dealer=dealer, variant=variant, n_deals=n_deals, seed=seed, deals=deals, players=players
     )
 
@@ -162,4 +182,4 @@ def load_match(data: dict[str, Any]) -> Match:
     spec = GAMES.find(data.get("game"))  # type: ignore[arg-type]
     if spec is None:
         raise EngineFault(f"no engine for {data.get('game')!r}")
-    return spec.engine.load(data)
+    return spec.engine_for(data.get("seats")).load(data)

@@ -4,5 +4,6 @@ Importing the package registers the game (``games/registry.py`` lists it)."""
 
 from games.core.registry import register_game
 from games.saichugen.engine import SaichugenMatch
+from games.saichugen.four import SaichugenFour
 
-register_game(SaichugenMatch)
+register_game(SaichugenMatch, four=SaichugenFour)

@@ -4,5 +4,6 @@ Importing the package registers the game (``games/registry.py`` lists it)."""
 
 from games.core.registry import register_game
 from games.schieberamsch.engine import SchieberamschMatch
+from games.schieberamsch.four import SchieberamschFour
 
-register_game(SchieberamschMatch)
+register_game(SchieberamschMatch, four=SchieberamschFour)

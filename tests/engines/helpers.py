@@ -38,9 +38,11 @@ def play_out(m: Match, rng: random.Random, limit: int = 10_000) -> Match:
     raise AssertionError("the match did not end")
 
 
-def random_variant(game: str, rng: random.Random) -> dict[str, Any]:
-    """A random valid variant of the game (retried until the cross-flag checks accept it)."""
+def random_variant(game: str, rng: random.Random, seats: int | None = None) -> dict[str, Any]:
+    """A random valid variant of the game at a table of ``seats`` (retried until the cross-flag
+    checks accept it)."""
     spec = get_game(game)
+    engine = spec.engine_for(seats)
     for _ in range(100):
         variant = {}
         for f in spec.flags:
@@ -51,7 +53,7 @@ def random_variant(game: str, rng: random.Random) -> dict[str, Any]:
             else:
                 variant[f.name] = rng.choice(f.choices)
         try:
-            spec.validate_variant(variant)
+            engine.resolve_variant(variant)
         except Exception:
             continue
         return variant

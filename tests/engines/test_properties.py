@@ -1,7 +1,8 @@
 """Properties every registered engine must have, checked on random legal play.
 
 Parametrized over the registry, so a newly registered engine is covered automatically (it needs
-its "what may this seat know" oracle in ``oracles.py``).
+its "what may this seat know" oracle in ``oracles.py``), and over every size of table a game is
+played at (a three-player game at a table of four, the dealer sitting out: games/core/four.py).
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import game_names, get_game, load_match, start_match, visible
+from games.core.four import FourSeats
 from games.core.records import replay_record, score_record
 
 from .helpers import card_codes, play_out, random_action, random_variant
 from .oracles import KNOWABLE, LOCATIONS
 
 GAMES = game_names()
+# (game, seats): every game at its own table, and the three-player games at a table of four
+TABLES = [(g, n) for g in GAMES for n in get_game(g).table_sizes]
 PROPS = settings(
     max_examples=25,
     deadline=None,
@@ -31,11 +35,32 @@ PROPS = settings(
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def new_match(game: str, seed: int, n_deals: int):
+def new_match(game: str, seed: int, n_deals: int, seats: int | None = None):
     rng = random.Random(seed)
-    variant = random_variant(game, rng)
-    dealer = rng.randrange(get_game(game).seats)
-    return start_match(game, dealer=dealer, variant=variant, n_deals=n_deals, seed=seed), rng
+    variant = random_variant(game, rng, seats)
+    dealer = rng.randrange(seats or get_game(game).seats)
+    match = start_match(
+        game, dealer=dealer, variant=variant, n_deals=n_deals, seed=seed, seats=seats
+    )
+    return match, rng
+
+
+def deal_of(m, seat):
+    """The match that plays the current deal and ``seat``'s seat in it (None: a spectator, or
+    the sitter at a table of four, who sees what a spectator sees)."""
+    if isinstance(m, FourSeats):
+        return m.inner, None if seat is None else m.seating.inner(seat)
+    return m, seat
+
+
+def oracle(table, game):
+    """The game's oracle (``KNOWABLE``/``LOCATIONS``) for a table of any size."""
+    found = table.get(game)
+    if found is None:
+        return None
+    if table is KNOWABLE:
+        return lambda m, seat: found(*deal_of(m, seat))
+    return lambda m: found(deal_of(m, None)[0])
 
 
 def check_views(m, knowable) -> None:
@@ -48,7 +73,9 @@ def check_views(m, knowable) -> None:
         leaked = card_codes(v, codes) - knowable(m, seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)} in {m.GAME} view"
         if seat is not None:
-            assert sorted(v["hand"]) == sorted(deck.codes(m.hands[seat]))
+            inner, i = deal_of(m, seat)
+            hand = [] if i is None else inner.hands[i]
+            assert sorted(v["hand"]) == sorted(deck.codes(hand))
 
 
 def check_events(m, events, knowable) -> None:
@@ -66,14 +93,14 @@ def test_every_game_has_oracles(game):
     assert game in LOCATIONS, f"add {game} to LOCATIONS in tests/engines/oracles.py"
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
 @PROPS
 @given(seed=seeds, n_deals=st.integers(1, 3))
-def test_random_play_ends_conserves_cards_hides_cards_and_is_zero_sum(game, seed, n_deals):
-    m, rng = new_match(game, seed, n_deals)
+def test_random_play_ends_conserves_cards_hides_cards_and_is_zero_sum(game, seats, seed, n_deals):
+    m, rng = new_match(game, seed, n_deals, seats)
     # a game without oracles fails test_every_game_has_oracles; the rest is still checked here
-    knowable = KNOWABLE.get(game, lambda m, seat: set(m.deck_for(m.variant).id_of))
-    locations = LOCATIONS.get(game)
+    knowable = oracle(KNOWABLE, game) or (lambda m, seat: set(m.deck_for(m.variant).id_of))
+    locations = oracle(LOCATIONS, game)
     deck_ids = sorted(m.deck_for(m.variant).ids)
     check_views(m, knowable)
     for _ in range(5000):
@@ -102,11 +129,11 @@ def test_random_play_ends_conserves_cards_hides_cards_and_is_zero_sum(game, seed
     check_views(m, knowable)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
 @PROPS
 @given(seed=seeds, stop=st.integers(0, 400))
-def test_dump_load_gives_the_same_state_legal_actions_and_views(game, seed, stop):
-    m, rng = new_match(game, seed, 2)
+def test_dump_load_gives_the_same_state_legal_actions_and_views(game, seats, seed, stop):
+    m, rng = new_match(game, seed, 2, seats)
     for _ in range(stop):
         if m.finished:
             break
@@ -131,11 +158,11 @@ def test_dump_load_gives_the_same_state_legal_actions_and_views(game, seed, stop
     assert again.dump() == m.dump()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
 @PROPS
 @given(seed=seeds, n_deals=st.integers(1, 3), cut=st.floats(0, 1))
-def test_exported_record_replays_to_the_same_result(game, seed, n_deals, cut):
-    m, rng = new_match(game, seed, n_deals)
+def test_exported_record_replays_to_the_same_result(game, seats, seed, n_deals, cut):
+    m, rng = new_match(game, seed, n_deals, seats)
     play_out(m, rng)
     record = m.export()
     json.dumps(record)
@@ -154,11 +181,11 @@ def test_exported_record_replays_to_the_same_result(game, seed, n_deals, cut):
         assert replay_record(record).export() == record
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
 @PROPS
 @given(seed=seeds)
-def test_rejected_actions_change_nothing(game, seed):
-    m, rng = new_match(game, seed, 2)
+def test_rejected_actions_change_nothing(game, seats, seed):
+    m, rng = new_match(game, seed, 2, seats)
     for _ in range(rng.randrange(60)):
         if m.finished:
             return
@@ -182,7 +209,9 @@ def test_rejected_actions_change_nothing(game, seed):
     from games import IllegalAction
 
     for seat, action in bad:
-        legal_now = {json.dumps(a, sort_keys=True) for a in m.legal(seat)} if seat < 3 else set()
+        legal_now = (
+            {json.dumps(a, sort_keys=True) for a in m.legal(seat)} if seat < m.SEATS else set()
+        )
         if isinstance(action, dict) and json.dumps(action, sort_keys=True) in legal_now:
             continue
         try:
@@ -196,6 +225,12 @@ def test_rejected_actions_change_nothing(game, seed):
         assert m.dump() == before
 
 
+def template(action):
+    """Whether a legal action is a template of choices (``choose``), at its top or in a field
+    (Mediatore's exchange chooses its discard and its gift)."""
+    return "choose" in action or any(isinstance(v, dict) and "choose" in v for v in action.values())
+
+
 def canon(move):
     """A move with its card choices sorted (``random_move`` may pick them in any order)."""
     if isinstance(move, tuple):
@@ -203,11 +238,11 @@ def canon(move):
     return move
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
 @PROPS
 @given(seed=seeds)
-def test_fast_path_playouts_end_and_clones_are_independent(game, seed):
-    m, rng = new_match(game, seed, 2)
+def test_fast_path_playouts_end_and_clones_are_independent(game, seats, seed):
+    m, rng = new_match(game, seed, 2, seats)
     before = m.dump()
     c = m.clone()
     steps = 0
@@ -222,7 +257,7 @@ def test_fast_path_playouts_end_and_clones_are_independent(game, seed):
             # the validated path accepts the fast move's action
             action = c.move_to_action(move)
             assert any(
-                a == action or ("choose" in a and a["act"] == action["act"]) for a in c.legal(s)
+                a == action or (template(a) and a["act"] == action["act"]) for a in c.legal(s)
             )
         c.play(s, move)
         steps += 1
@@ -231,13 +266,13 @@ def test_fast_path_playouts_end_and_clones_are_independent(game, seed):
     assert sum(sum(r["payouts"]) for r in c.results) == 0
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
 @PROPS
 @given(seed=seeds)
-def test_the_fast_path_shows_every_seat_what_the_validated_path_shows(game, seed):
+def test_the_fast_path_shows_every_seat_what_the_validated_path_shows(game, seats, seed):
     # Bots and record replays take the unchecked path (no events); a view taken after it must
     # not differ from one taken after the same actions applied through the rules.
-    fast, rng = new_match(game, seed, 1)
+    fast, rng = new_match(game, seed, 1, seats)
     checked = fast.clone()
     seats = [*range(fast.SEATS), None]
     while not fast.finished:
@@ -258,12 +293,12 @@ def without_log(view):
     return view
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_same_seed_same_deals_and_redeal_is_reproducible(game):
-    a = start_match(game, seed=42, n_deals=3)
-    b = start_match(game, seed=42, n_deals=3)
+@pytest.mark.parametrize(("game", "seats"), TABLES)
+def test_same_seed_same_deals_and_redeal_is_reproducible(game, seats):
+    a = start_match(game, seed=42, n_deals=3, seats=seats)
+    b = start_match(game, seed=42, n_deals=3, seats=seats)
     assert a.export() == b.export()
-    c = start_match(game, seed=43, n_deals=3)
+    c = start_match(game, seed=43, n_deals=3, seats=seats)
     assert a.export()["deals"][0]["hands"] != c.export()["deals"][0]["hands"]
     x, y = a.clone(), a.clone()
     x.redeal(random.Random(7))

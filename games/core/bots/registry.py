@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.core import four
 from games.core.hints import gettext_noop
 from games.core.named import Registry
 from games.core.registry import get_game
@@ -182,9 +183,17 @@ def choose_action(
     past: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """The action of the `level` bot of `game` for this seat (`budget` and `past` reach only
-    a level that searches)."""
+    a level that searches). At a table of four (the view names a ``sitter``) the bot decides
+    the deal as its three players play it (``games.core.four``): a bot is never the sitter,
+    who has nothing to decide, and the deals before (played by other threes) are not its past."""
     if not legal:
         raise ValueError("the bot has no legal action")
+    if view.get("sitter") is not None:
+        seating = four.seating_of(view)
+        action = choose_action(
+            game, four.fold_view(view), seating.fold(legal), rng, level, budget=budget
+        )
+        return seating.widen(action)
     bot = get_bot(game, level)
     if bot.searches:
         return bot.choose(view, legal, rng, budget=budget, past=past)
