@@ -55,13 +55,24 @@ def seat_level(game: str, n: int, spec: SeatSpec) -> str:
 
 
 def check_rules(
-    game: str, *, variant: dict[str, Any] | None, n_deals: int, dealer: int
+    game: str,
+    *,
+    variant: dict[str, Any] | None,
+    n_deals: int,
+    dealer: int,
+    seats: int | None = None,
 ) -> dict[str, Any]:
-    """What dealing would check, without dealing: the full variant, or `VariantError`."""
+    """What dealing would check, without dealing, at a table of `seats` (None: the game's
+    own number): the full variant, or `VariantError`."""
     spec = registry.get_game(game)
-    resolved = spec.validate_variant(variant)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < spec.seats:
-        raise VariantError(f"dealer must be a seat from 0 to {spec.seats - 1}")
+    try:
+        engine = spec.engine_for(seats)
+    except KeyError as exc:
+        raise VariantError(str(exc.args[0])) from None
+    resolved = engine.resolve_variant(variant)
+    n = engine.SEATS
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise VariantError(f"dealer must be a seat from 0 to {n - 1}")
     if isinstance(n_deals, bool) or not isinstance(n_deals, int) or n_deals < 1:
         raise VariantError("the number of deals must be a positive integer")
     return resolved
@@ -86,6 +97,7 @@ def _first_deal(
         seed=seed,
         deals=table.deals,
         players=names,
+        seats=len(names),  # a three-player game at a table of four (games/core/four.py)
     )
     to_act = match.to_act()
     bots_first = bool(bot_numbers & set(to_act))
@@ -140,8 +152,9 @@ def create_table(
     (also for an unknown bot level).
     """
     spec = registry.get_game(game)  # KeyError for an unknown game
-    if len(seats) != spec.seats:
-        raise ValueError(f"{game} needs {spec.seats} seats, not {len(seats)}")
+    if len(seats) not in spec.table_sizes:
+        sizes = " or ".join(str(n) for n in spec.table_sizes)
+        raise ValueError(f"{game} needs {sizes} seats, not {len(seats)}")
     if on_timeout not in Table.OnTimeout.values:
         raise ValueError(f"on_timeout must be one of {Table.OnTimeout.values}")
     if origin not in Table.Origin.values:
@@ -160,7 +173,7 @@ def create_table(
     if waiting and (deals is not None or embargoed):
         raise ValueError("a table with open seats cannot have explicit deals or an embargo")
     if waiting:
-        check_rules(game, variant=variant, n_deals=n_deals, dealer=dealer)
+        check_rules(game, variant=variant, n_deals=n_deals, dealer=dealer, seats=len(seats))
     now = timezone.now()
     table = Table(
         game=game,

@@ -28,6 +28,7 @@ def new_match(table: Table) -> Match:
     (a lobby table waiting for players, or cancelled so) has no match: `forbidden`."""
     if table.status in (Table.Status.WAITING, Table.Status.CANCELLED):
         raise TableError("forbidden", "the table has not been dealt")
+    players = [s.name for s in cache.seats_of(table.id, table.seats_rev)]
     return registry.start_match(
         table.game,
         dealer=table.dealer,
@@ -35,7 +36,8 @@ def new_match(table: Table) -> Match:
         n_deals=table.n_deals,
         seed=table.seed,
         deals=table.deals,
-        players=[s.name for s in cache.seats_of(table.id, table.seats_rev)],
+        players=players,
+        seats=len(players),  # a three-player game at a table of four (games/core/four.py)
     )
 
 

@@ -11,6 +11,7 @@ from gameplay.runtime import notify
 from gameplay.services import matches
 from games import catalogue, registry
 from tests.engines.oracles import KNOWABLE
+from tests.engines.test_properties import oracle
 
 from .conftest import make_table
 
@@ -19,7 +20,9 @@ pytestmark = [
     pytest.mark.usefixtures("match_cache", "watched"),
 ]
 
-GAMES = [g.name for g in registry.games()]
+# Every game at every size of table it is played at (three-player games at four: the dealer sits
+# out, games/core/four.py)
+TABLES = [(g.name, n) for g in registry.games() for n in g.table_sizes]
 
 
 @pytest.fixture
@@ -67,14 +70,9 @@ def hidden_from(match, receiver: int | None) -> set[str]:
     return hidden
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_bots_only_match_ends_with_the_score_of_its_record(game, sent):
-    table = make_table(
-        game=game,
-        bots=[f"bot{i}" for i in range(registry.get_game(game).seats)],
-        n_deals=2,
-        seed=21,
-    )
+@pytest.mark.parametrize(("game", "n"), TABLES)
+def test_a_bots_only_match_ends_with_the_score_of_its_record(game, n, sent):
+    table = make_table(game=game, bots=[f"bot{i}" for i in range(n)], n_deals=2, seed=21)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     record = matches.table_record(table.id)
@@ -83,14 +81,14 @@ def test_a_bots_only_match_ends_with_the_score_of_its_record(game, sent):
     assert Action.objects.filter(table=table, kind=Action.Kind.BOT).count() == table.seq
 
     # Every state reached every seat (and the spectators) once per seq, in order.
-    n = registry.get_game(game).seats
+    assert len(table.result["totals"]["payouts"]) == n
     for receiver in [*range(n), None]:
         assert [seq for seq, seat, _ in sent if seat == receiver] == list(range(1, table.seq + 1))
 
     # No message carried a card its receiver may not know.
     match = matches.new_match(table)
     deck_codes = set(match.deck_for(match.variant).code_of)
-    knowable = KNOWABLE.get(game)
+    knowable = oracle(KNOWABLE, game)
     by_seq: dict[int, list[tuple[Any, dict]]] = {}
     for seq, seat, payload in sent:
         by_seq.setdefault(seq, []).append((seat, payload))
@@ -107,3 +105,20 @@ def test_a_bots_only_match_ends_with_the_score_of_its_record(game, sent):
             assert payload["seat"] == receiver
             if receiver is None:
                 assert payload["legal"] == [] and "hand" not in payload["view"]
+
+
+def test_a_table_has_a_size_its_game_is_played_at():
+    with pytest.raises(ValueError, match="needs 3 or 4 seats, not 5"):
+        make_table(game="saichugen", bots=[f"bot{i}" for i in range(5)])
+    with pytest.raises(ValueError, match="needs 4 seats, not 3"):
+        make_table(game="mediatore", bots=[f"bot{i}" for i in range(3)])
+    # a rule refused at a table of four is refused before anyone is seated
+    from games import VariantError
+
+    with pytest.raises(VariantError, match="Woburn"):
+        make_table(
+            game="three_five_eight",
+            bots=[f"bot{i}" for i in range(4)],
+            variant={"woburn_bidding": True},
+        )
+    assert not Table.objects.exists()
