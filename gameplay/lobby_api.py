@@ -40,8 +40,9 @@ CREATE_FIELDS = (
     "rated",
     "spectators",
     "private",
+    "seats",
 )
-NULL_MEANS_DEFAULT = ("variant", "deals", "seconds_per_move", "pace")
+NULL_MEANS_DEFAULT = ("variant", "deals", "seconds_per_move", "pace", "seats")
 
 
 def lobby_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -137,6 +138,11 @@ class TableCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=True)
     spectators = serializers.BooleanField(required=False, default=True)
     private = serializers.BooleanField(required=False, default=False)
+    seats = serializers.IntegerField(
+        required=False,
+        help_text="4 seats a three-player game at a table of four, where the dealer sits out "
+        "each deal (deals then a multiple of 4); default the game's own number",
+    )
 
 
 class TableCreatedSerializer(serializers.Serializer):

@@ -75,6 +75,20 @@ class CreateTableForm(forms.Form):
         required=False,
         help_text=gettext_lazy("not listed here; joined only through its invitation"),
     )
+    seats = forms.TypedChoiceField(
+        label=gettext_lazy("Table"),
+        choices=[
+            ("3", gettext_lazy("Three players")),
+            ("4", gettext_lazy("Four players, the dealer sits out each deal")),
+        ],
+        coerce=int,
+        required=False,
+        initial="3",
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "At a table of four each deal is played by three: the dealer sits out, in turn."
+        ),
+    )
     bots = forms.IntegerField(
         label=gettext_lazy("Seats played by bots"),
         min_value=0,
@@ -91,7 +105,7 @@ class CreateTableForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.games = catalogue.games()
-        self.fields["bots"].max_value = max(g.seats for g in self.games) - 1
+        self.fields["bots"].max_value = max(max(g.table_sizes) for g in self.games) - 1
         self.fields["bots"].widget.attrs["max"] = self.fields["bots"].max_value
         for game in self.games:
             for flag in game.variant_schema:
@@ -112,9 +126,17 @@ class CreateTableForm(forms.Form):
             for g in self.games
         ]
 
-    def seat_counts(self) -> dict[str, int]:
-        """Seats per game, for the page's script (the most bots a game's table can have)."""
-        return {g.name: g.seats for g in self.games}
+    def seat_counts(self) -> dict[str, list[int]]:
+        """The sizes of table per game, for the page's script (the table choice is shown for
+        a game with two; the most bots a table can have)."""
+        return {g.name: list(g.table_sizes) for g in self.games}
+
+    def table_size(self) -> int:
+        """The chosen size of table (after `is_valid()`): the choice where the game offers
+        two, else the game's own."""
+        info = next(g for g in self.games if g.name == self.cleaned_data["game"])
+        chosen = self.cleaned_data.get("seats")
+        return chosen if chosen in info.table_sizes else info.seats
 
     def full_clean(self) -> None:
         # Only the chosen game's flags count: the other games' groups are hidden, and a bad
@@ -138,11 +160,19 @@ class CreateTableForm(forms.Form):
             field = self.flag_field(name, flag["name"])
             if flag["type"] != "bool" and field in data and data[field] in (None, ""):
                 self.add_error(field, gettext("This field is required."))
-        if data.get("bots") is not None and data["bots"] > info.seats - 1:
+        size = data.get("seats") if data.get("seats") in info.table_sizes else info.seats
+        if data.get("bots") is not None and data["bots"] > size - 1:
             self.add_error(
                 "bots",
                 gettext("%(game)s seats %(seats)d: at most %(most)d bots.")
-                % {"game": info.display_name, "seats": info.seats, "most": info.seats - 1},
+                % {"game": info.display_name, "seats": size, "most": size - 1},
+            )
+        if size != info.seats and data.get("deals") and data["deals"] % size:
+            self.add_error(
+                "deals",
+                gettext(
+                    "At a table of four each seat sits out in turn: deals must be a multiple of 4."
+                ),
             )
         level = data.get("bot_level")
         if data.get("bots") and level and level not in bot_registry.levels(name):
@@ -180,4 +210,5 @@ class CreateTableForm(forms.Form):
             "rated": data["rated"],
             "spectators": data["spectators"],
             "private": data["private"],
+            "seats": self.table_size(),
         }

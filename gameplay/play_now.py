@@ -35,20 +35,34 @@ def _back_to(request: HttpRequest) -> str:
     return reverse("home")
 
 
-def _chosen(game: str, pace: str) -> dict[str, str] | None:
-    """The game and live pace asked for, when they name real ones (the pace may be left out)."""
+def _chosen(game: str, pace: str, seats: str = "") -> dict[str, str] | None:
+    """The game, live pace and size of table asked for, when they name real ones (the pace
+    and the size may be left out)."""
     if game not in dict(catalogue.game_choices()):
         return None
     found = PACES.find(pace) if pace else None
     if pace and (found is None or found.turn_based):
         return None
-    return {"game": game, "pace": pace} if pace else {"game": game}
+    chosen = {"game": game}
+    if pace:
+        chosen["pace"] = pace
+    if seats == "4" and 4 in catalogue.game(game).table_sizes:
+        chosen["seats"] = seats
+    return chosen
+
+
+def _seats(given: str) -> int | None:
+    """The size of table asked for: "4" a table of four (for a three-player game, the dealer
+    sitting out; Mediatore's own), anything else the game's own."""
+    return 4 if given == "4" else None
 
 
 def _again(request: HttpRequest) -> str:
     """Where a visitor who logs in or signs up comes back to: this choice, one click from its
     table (GET of this address with the game and pace), else where the form was."""
-    chosen = _chosen(request.POST.get("game", ""), request.POST.get("pace", ""))
+    chosen = _chosen(
+        request.POST.get("game", ""), request.POST.get("pace", ""), request.POST.get("seats", "")
+    )
     if chosen is None:
         return _back_to(request)
     return f"{reverse('gameplay:play-now')}?{urlencode(chosen)}"
@@ -59,7 +73,9 @@ def play_now(request: HttpRequest) -> HttpResponse:
     made). A visitor not logged in chooses first: as a guest, or log in, or sign up. GET (a
     reload, or the way back after logging in): the choice again with its one button, or home."""
     if request.method in ("GET", "HEAD"):
-        chosen = _chosen(request.GET.get("game", ""), request.GET.get("pace", ""))
+        chosen = _chosen(
+            request.GET.get("game", ""), request.GET.get("pace", ""), request.GET.get("seats", "")
+        )
         if chosen is None:
             return redirect(reverse("home"))
         what = guest_entry.choice_text(chosen["game"], chosen.get("pace", ""))
@@ -79,7 +95,10 @@ def play_now(request: HttpRequest) -> HttpResponse:
         )
     try:
         joined = lobby.play_now(
-            request.user, request.POST.get("game", ""), request.POST.get("pace") or None
+            request.user,
+            request.POST.get("game", ""),
+            request.POST.get("pace") or None,
+            seats=_seats(request.POST.get("seats", "")),
         )
     except lobby.LobbyError as exc:
         return HttpResponse(exc.detail, status=exc.status, content_type="text/plain; charset=utf-8")

@@ -80,21 +80,31 @@ class GameInfo:
     variant_schema: list[dict[str, Any]]
     defaults: dict[str, Any]
     goal: str = ""  # the game's aim in one line (the engine's GOAL), for cards and the lobby
+    # The sizes of table it is played at: (3, 4) for a three-player game that is also played
+    # at a table of four, the dealer sitting out (docs/engines.md, "Tables of four")
+    table_sizes: tuple[int, ...] = ()
+
+
+def _info(spec: GameSpec) -> GameInfo:
+    return GameInfo(
+        spec.name,
+        _name(spec),
+        spec.seats,
+        spec.variant_schema(),
+        spec.defaults(),
+        spec.goal,
+        spec.table_sizes,
+    )
 
 
 def games() -> list[GameInfo]:
     """Every registered game, in registration order."""
-    return [
-        GameInfo(s.name, _name(s), s.seats, s.variant_schema(), s.defaults(), s.goal)
-        for s in registry.games()
-    ]
+    return [_info(s) for s in registry.games()]
 
 
 def game(name: str) -> GameInfo:
     """One game's info; `KeyError` for an unknown name."""
-    spec = registry.get_game(name)
-    schema, defaults = spec.variant_schema(), spec.defaults()
-    return GameInfo(spec.name, _name(spec), spec.seats, schema, defaults, spec.goal)
+    return _info(registry.get_game(name))
 
 
 def game_choices() -> list[tuple[str, str]]:

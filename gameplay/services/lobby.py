@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.text import get_text_list
 from django.utils.translation import gettext
 
 from accounts.guests import is_guest_name
@@ -296,12 +297,15 @@ def create_friendly(
     spectators: bool = True,
     private: bool = False,
     pace: str | None = None,
+    seats: int | None = None,
 ) -> Joined:
     """Make a friendly table with the user at seat 0, `bots` bots in the last seats and open
     seats between; it starts at once when no seat is open. Defaults and refusals as
     lobby-api.md: bots of a casual level (`random`) make the table casual; a rated table needs a
     clock. A `pace` (`gameplay/paces.py`) sets the clock by name; with `seconds_per_move` as
-    well they must agree."""
+    well they must agree. `seats`: 4 seats a three-player game at a table of four, where the
+    dealer sits out each deal (None: the game's own number); its deals are a multiple of 4, so
+    everyone sits out equally."""
     _account(user)
     if not isinstance(game, str):
         raise LobbyError(400, gettext("game must be the name of a game."))
@@ -313,14 +317,29 @@ def create_friendly(
             400,
             gettext("Unknown game %(game)r (games: %(names)s).") % {"game": game, "names": names},
         ) from None
+    n_seats = spec.seats if seats is None else _int(seats, "seats", 1, 99)
+    if n_seats not in spec.table_sizes:
+        sizes = get_text_list([str(n) for n in spec.table_sizes], gettext("or"))
+        raise LobbyError(
+            400,
+            gettext("%(game)s is played at a table of %(sizes)s, not %(seats)s.")
+            % {"game": spec.display_name, "sizes": sizes, "seats": n_seats},
+        )
     if variant is not None and not isinstance(variant, dict):
         raise LobbyError(400, gettext("variant must be an object of flags."))
     try:
-        resolved = spec.validate_variant(variant)
+        resolved = spec.engine_for(n_seats).resolve_variant(variant)
     except VariantError as exc:
         raise LobbyError(400, gettext("Bad variant: %(reason)s") % {"reason": exc}) from None
-    n_deals = spec.seats if deals is None else _int(deals, "deals", 1, MAX_DEALS)
-    n_bots = _int(bots, "bots", 0, spec.seats - 1)
+    n_deals = n_seats if deals is None else _int(deals, "deals", 1, MAX_DEALS)
+    if n_seats != spec.seats and n_deals % n_seats:
+        raise LobbyError(
+            400,
+            gettext(
+                "At a table of four each seat sits out in turn: deals must be a multiple of 4."
+            ),
+        )
+    n_bots = _int(bots, "bots", 0, n_seats - 1)
     if not isinstance(bot_level, str) or bot_level not in bots_levels(game, n_bots):
         known = ", ".join(bots_levels(game, n_bots))
         raise LobbyError(
@@ -337,7 +356,7 @@ def create_friendly(
         raise LobbyError(
             400, gettext("A rated table needs a clock: give seconds_per_move, or rated: false.")
         )
-    open_count = spec.seats - 1 - n_bots
+    open_count = n_seats - 1 - n_bots
     seats = [SeatSpec(_name(user), user_id=user.pk)]
     seats += [SeatSpec("") for _ in range(open_count)]
     seats += [
@@ -405,14 +424,17 @@ def play_now_pace(user: Any) -> str:
     return chosen if chosen in live else paces.DEFAULT_PACE
 
 
-def play_now(user: Any, game: str, pace: str | None = None) -> Joined:
+def play_now(user: Any, game: str, pace: str | None = None, seats: int | None = None) -> Joined:
     """One click: a table against `basic` bots in every other seat, the default variant,
     everyone deals once, rated, at `pace` (none given: the user's last, else relaxed). The
-    pace is remembered for the next time. It starts at once."""
+    pace is remembered for the next time. It starts at once. `seats`: 4 for a three-player
+    game at a table of four (None: the game's own number)."""
     try:
-        seats = registry.get_game(game).seats if isinstance(game, str) else 0
+        own = registry.get_game(game).seats if isinstance(game, str) else 0
     except KeyError:
-        seats = 0
+        own = 0
+    if seats is None:
+        seats = own
     if pace is None or pace == "":
         pace = play_now_pace(user)
     found = paces.PACES.find(pace) if isinstance(pace, str) else None
@@ -421,7 +443,12 @@ def play_now(user: Any, game: str, pace: str | None = None) -> Joined:
         names = ", ".join(p.name for p in paces.live_paces())
         raise LobbyError(400, gettext("pace must be one of: %(paces)s.") % {"paces": names})
     joined = create_friendly(
-        user, game=game, bots=max(seats - 1, 0), bot_level=bot_registry.DEFAULT_LEVEL, pace=pace
+        user,
+        game=game,
+        bots=max(seats - 1, 0) if isinstance(seats, int) else 0,
+        bot_level=bot_registry.DEFAULT_LEVEL,
+        pace=pace,
+        seats=seats,
     )
     if user.play_pace != joined.table.pace:
         user.play_pace = joined.table.pace

@@ -22,6 +22,20 @@ def _record_error(reason: str) -> RecordError:
     return RecordError(f"record: {reason}")
 
 
+def engine_of(record: dict[str, Any]) -> type[Match]:
+    """The engine a record of a known game is played by: the game's, or its engine at a table
+    of four where the record has four players or a deal names its ``sitter`` (records.md)."""
+    spec = get_game(record["game"])
+    deals = record.get("deals")
+    players = record.get("players")
+    if spec.four is not None and (
+        (isinstance(players, list) and len(players) == spec.four.SEATS)
+        or (isinstance(deals, list) and any(isinstance(d, dict) and "sitter" in d for d in deals))
+    ):
+        return spec.four
+    return spec.engine
+
+
 def replay_record(record: Any, *, n_deals: int | None = None) -> Match:
     """Replay a record (already-parsed JSON) into a match of its game and return the match.
 
@@ -34,16 +48,10 @@ def replay_record(record: Any, *, n_deals: int | None = None) -> Match:
     game = record.get("game")
     if not isinstance(game, str) or game not in game_names():
         raise _record_error(f"unknown game {game!r}")
-    spec = get_game(game)
-    engine = spec.engine
+    engine = engine_of(record)
+    four = engine is not get_game(game).engine
     deals = record.get("deals")
     players = record.get("players")
-    four = spec.four is not None and (
-        (isinstance(players, list) and len(players) == spec.four.SEATS)
-        or (isinstance(deals, list) and any(isinstance(d, dict) and "sitter" in d for d in deals))
-    )
-    if four:
-        engine = spec.four  # type: ignore[assignment]
     n = engine.SEATS
     variant_input = record.get("variant")
     try:

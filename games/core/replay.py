@@ -25,8 +25,7 @@ from typing import Any
 
 from games.core.base import Match
 from games.core.errors import EngineFault, IllegalAction, RecordError
-from games.core.records import replay_record
-from games.core.registry import get_game
+from games.core.records import engine_of, replay_record
 
 # Keys of a view a replay step leaves out: the previous deal in full (the replay has the
 # record) and the finished deals' results (given once per deal, not once per step).
@@ -215,9 +214,8 @@ def _results(match: Match) -> list[dict[str, Any]]:
 
 def _start(record: dict[str, Any], n_deals: int | None) -> Match:
     """The match of a (valid) record at the start of its first deal, every deal explicit."""
-    spec = get_game(record["game"])
     deals = record["deals"]
-    return spec.engine(
+    return engine_of(record)(
         dealer=record["dealer"],
         variant=record.get("variant"),
         n_deals=max(n_deals or 0, len(deals)),

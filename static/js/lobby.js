@@ -1,5 +1,6 @@
 // The lobby's pages (gameplay/templates/gameplay/lobby/): plain JavaScript, no framework.
-// - the create form shows only the chosen game's variant flags and its seat count;
+// - the create form shows only the chosen game's variant flags, its sizes of table and its
+//   seat count;
 // - "Copy" buttons copy the invitation link;
 // - a waiting table's page (and a seated person's invitation) follows the table socket: it
 //   reloads when the seats change, and goes to the table when it starts.
@@ -18,6 +19,7 @@
     const seatsOf = JSON.parse(document.getElementById("seat-counts").textContent);
     const pace = form.elements["pace"];
     const seconds = form.elements["seconds_per_move"];
+    const sizeBox = document.getElementById("table-size");
 
     function update() {
       for (const group of groups) {
@@ -26,7 +28,13 @@
         // Hidden groups are neither validated by the browser nor sent.
         group.disabled = !chosen;
       }
-      const seats = seatsOf[game.value] || 0;
+      // A game played at two sizes of table (three, or four with the dealer sitting out)
+      // shows the choice; the others have their own size.
+      const sizes = seatsOf[game.value] || [];
+      if (sizeBox) sizeBox.hidden = sizes.length < 2;
+      const picked = form.querySelector('input[name="seats"]:checked');
+      const chosen = picked ? parseInt(picked.value, 10) : 0;
+      const seats = sizes.includes(chosen) ? chosen : sizes[0] || 0;
       bots.max = Math.max(0, seats - 1);
       const nBots = Math.min(Math.max(0, parseInt(bots.value, 10) || 0), seats - 1);
       level.disabled = nBots === 0;
@@ -41,6 +49,7 @@
     }
     game.addEventListener("change", update);
     bots.addEventListener("input", update);
+    for (const radio of form.querySelectorAll('input[name="seats"]')) radio.addEventListener("change", update);
     if (pace) pace.addEventListener("change", update);
     // A disabled select is not sent: enable it again on submit (the server ignores it when
     // there are no bots).

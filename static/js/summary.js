@@ -126,6 +126,10 @@
   function seatBlock(summary, entry) {
     const s = entry.seat;
     const me = s === cfg.seat;
+    if (summary.sitter === s) {
+      // A table of four: the dealer sat this deal out (score and payout 0, nothing to explain).
+      return h("article", { class: `ds-seat ds-sitter${me ? " me" : ""}`, dataset: { seat: String(s), scoreTotal: "0", payoutTotal: "0" } }, h("h3", null, h("span", { class: "ds-name" }, me ? M.who(s) : name(s)), h("span", { class: "ds-totals" }, gettext("sat out this deal"))));
+    }
     const score = entry.score;
     const payout = entry.payout;
     return h(
@@ -154,7 +158,7 @@
         h(
           "tbody",
           null,
-          rows.map((r) => h("tr", { dataset: { row: r.code } }, h("th", { scope: "row" }, rowWords(r)), r.values.map((v, s) => h("td", { dataset: { seat: String(s) } }, String(v))))),
+          rows.map((r) => h("tr", { dataset: { row: r.code } }, h("th", { scope: "row" }, rowWords(r)), r.values.map((v, s) => h("td", { dataset: { seat: String(s) } }, v === null ? "—" : String(v))))),
         ),
       ),
     );
@@ -166,7 +170,7 @@
     return h(
       "div",
       { class: "ds-body", dataset: { deal: String(summary.deal), kind: summary.kind } },
-      h("p", { class: "ds-kind" }, `${kind ? `${M.cap(kind)} · ` : ""}${fmt(gettext("%(name)s dealt"), { name: name(summary.dealer) })}`),
+      h("p", { class: "ds-kind" }, `${kind ? `${M.cap(kind)} · ` : ""}${summary.sitter === undefined ? fmt(gettext("%(name)s dealt"), { name: name(summary.dealer) }) : fmt(gettext("%(name)s dealt and sat out"), { name: name(summary.dealer) })}`),
       summary.notes.length ? h("ul", { class: "ds-notes" }, summary.notes.map((n) => h("li", { dataset: { code: n.code } }, noteWords(n, summary)))) : null,
       factsTable(summary),
       h("div", { class: "ds-seats" }, summary.seats.map((entry) => seatBlock(summary, entry))),

@@ -645,10 +645,21 @@
   }
 
   // ------------------------------------------------------------------ rendering
+  // The seats that play the current deal, first player first: at a table of four for a
+  // three-player game the dealer sits out (`view.playing`, `view.sitter`); else every seat.
+  let playing = null;
+  function playOrder(leader) {
+    const seats = playing || [...Array(N_SEATS).keys()];
+    const at = seats.indexOf(leader);
+    return at < 0 ? seats : [...seats.slice(at), ...seats.slice(0, at)];
+  }
+  const sitsOut = (s, view) => view.sitter !== undefined && view.sitter !== null && view.sitter === s;
+
   function render() {
     if (!current) return;
     const state = current;
     const view = state.view || {};
+    playing = view.playing || null;
     document.title = `${cfg.gameName} · ${state.status === "finished" ? gettext("finished") : gettext("playing")} · Mediana`;
     renderMeta(state, view);
     renderSeats(state, view);
@@ -716,13 +727,18 @@
         const back = new Date(p.awayUntil).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
         tags.push(h("span", { class: "tag away", title: fmt(gettext("On vacation until %(until)s: their clock waits."), { until: back }) }, gettext("on vacation")));
       }
-      const roles = game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
+      // At a table of four the dealer sits out the deal: no cards, no facts, no turn.
+      const sitting = sitsOut(s, view);
+      const roles = sitting ? [gettext("dealer")] : game.seatRoles ? game.seatRoles(s, view) : view.dealer === s ? [gettext("dealer")] : [];
       for (const role of roles) tags.push(h("span", { class: "tag role" }, role));
+      if (sitting) tags.push(h("span", { class: "tag sitter", dataset: { sitter: "1" }, title: gettext("At a table of four the dealer sits out the deal; the other three play it.") }, gettext("sits out this deal")));
       const facts = [];
-      if (view.hand_sizes) facts.push(fmt(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[s]), { n: view.hand_sizes[s] }));
-      if (view.tricks_won) facts.push(fmt(ngettext("%(n)s trick", "%(n)s tricks", view.tricks_won[s]), { n: view.tricks_won[s] }));
-      if (game.seatFacts) facts.push(...game.seatFacts(s, view));
-      let status = game.seatStatus ? game.seatStatus(s, state, view) : undefined;
+      if (!sitting) {
+        if (view.hand_sizes) facts.push(fmt(ngettext("%(n)s card", "%(n)s cards", view.hand_sizes[s]), { n: view.hand_sizes[s] }));
+        if (view.tricks_won) facts.push(fmt(ngettext("%(n)s trick", "%(n)s tricks", view.tricks_won[s]), { n: view.tricks_won[s] }));
+        if (game.seatFacts) facts.push(...game.seatFacts(s, view));
+      }
+      let status = sitting ? null : game.seatStatus ? game.seatStatus(s, state, view) : undefined;
       if (status === undefined) {
         status = toAct.has(s) ? h("span", { class: "thinking" }, s === state.seat ? gettext("your turn") : gettext("to act")) : null;
       }
@@ -765,6 +781,11 @@
       parts.push(cap((game.phases || {})[phase] || (PHASES[phase] ? PHASES[phase]() : phase) || ""));
     }
     if (game.info) parts.push(...game.info(state, view));
+    if (state.status !== "finished" && view.sitter !== undefined && view.sitter !== null) {
+      // A table of four: who sits out now, and who next (the next dealer).
+      const next = (view.sitter + 1) % N_SEATS;
+      parts.push(h("span", { id: "sitter-info" }, fmt(gettext("%(name)s sits out this deal, %(next)s the next"), { name: seatName(view.sitter), next: seatName(next) })));
+    }
     fill($("info"), joined(parts));
   }
 
@@ -781,8 +802,10 @@
     // still to play.
     const out = [];
     const bySeat = new Map(cards.map((c) => [c.seat, c.card]));
-    for (let i = 0; i < N_SEATS; i++) {
-      const s = (leader + i) % N_SEATS;
+    // A trick of an earlier deal at a table of four (the one just gathered, the previous deal's
+    // last) was played by its own three: its cards say who.
+    const order = cards.some((c) => !playOrder(leader).includes(c.seat)) ? cards.map((c) => c.seat) : playOrder(leader);
+    for (const s of order) {
       const card = bySeat.get(s);
       out.push(
         h(
@@ -803,7 +826,7 @@
     const t = played[played.length - 1];
     if (t) {
       return {
-        cards: t.cards.map((card, i) => ({ seat: (t.leader + i) % N_SEATS, card })),
+        cards: t.cards.map((card, i) => ({ seat: playOrder(t.leader)[i], card })),
         leader: t.leader,
         winner: t.winner,
         note: fmt(gettext("%(name)s wins"), { name: seatName(t.winner) }) + (t.signal ? ` · ${fmt(gettext("lead signal %(signal)s"), { signal: t.signal })}` : ""),
@@ -813,8 +836,9 @@
     if (last && last.actions) {
       // The previous deal's last trick, from its record (public once the deal ended).
       const plays = last.actions.filter((a) => a.act === "play");
-      const tail = plays.slice(-N_SEATS);
-      if (tail.length === N_SEATS) {
+      const n = playing ? playing.length : N_SEATS;
+      const tail = plays.slice(-n);
+      if (tail.length === n) {
         return { cards: tail.map((a) => ({ seat: a.seat, card: a.card })), leader: tail[0].seat, winner: null, note: gettext("end of the previous deal") };
       }
     }
@@ -855,6 +879,7 @@
     const mine = state.seat !== null && (state.to_act || []).includes(state.seat);
     const waiting = () => fmt(gettext("Waiting for %(names)s."), { names: names(state.to_act) });
     if (state.seat === null) return waiting();
+    if (sitsOut(state.seat, view)) return fmt(gettext("You sit out this deal (you dealt): you watch it as a spectator does. Waiting for %(names)s."), { names: names(state.to_act) });
     if (pending) return gettext("Sent — waiting for the table…");
     if (!mine) return (game.waitingText && game.waitingText(state, view)) || waiting();
     if (groups.templates.length) return "";
@@ -1137,19 +1162,25 @@
   function seatHeader(extra) {
     return h("tr", null, h("th", null, extra || ""), cfg.players.map((p, s) => h("th", { class: s === current.seat ? "me" : null, title: seatName(s) }, seatName(s))));
   }
+  // The seat whose cells of the rows being drawn stay empty: the sitter of the deal at a table
+  // of four (he has no tricks, points or score in it).
+  let blankSeat = null;
   function seatRow(label, values, attrs) {
-    return h("tr", attrs || null, h("th", { scope: "row" }, label), values.map((v, s) => h("td", { dataset: { seat: String(s) } }, v === null || v === undefined ? "—" : String(v))));
+    return h("tr", attrs || null, h("th", { scope: "row" }, label), values.map((v, s) => h("td", { dataset: { seat: String(s) } }, v === null || v === undefined || s === blankSeat ? "—" : String(v))));
   }
 
   function renderDealScores(state, view) {
+    blankSeat = view.sitter === undefined ? null : view.sitter;
     const rows = game.dealRows ? game.dealRows(state, view) : [];
+    blankSeat = null;
     fill($("deal-scores"), h("div", { class: "scroll" }, h("table", { class: "scores" }, h("thead", null, seatHeader()), h("tbody", null, rows))));
   }
 
   function renderMatchScores(state, view) {
     const results = (state.result && state.result.deals) || view.results || [];
     const rows = results.map((d, i) =>
-      seatRow(fmt(gettext("deal %(n)s"), { n: i + 1 }), d.payouts.map((p, s) => `${signed(p)} (${d.scores[s]})`), { dataset: { deal: String(i) } }),
+      // At a table of four the deal's dealer sat out it: no figures of his.
+      seatRow(fmt(gettext("deal %(n)s"), { n: i + 1 }), d.payouts.map((p, s) => (view.sitter !== undefined && s === d.dealer ? null : `${signed(p)} (${d.scores[s]})`)), { dataset: { deal: String(i) } }),
     );
     const totals = (state.result && state.result.totals && state.result.totals.payouts) || view.totals || [];
     rows.push(seatRow(gettext("total"), totals.map(signed), { class: "total", id: "match-total" }));
@@ -1163,7 +1194,7 @@
   // ------------------------------------------------------------------ the log
   function trickLine(t, i) {
     // A lead's signal goes with the card led (the first), not after the trick.
-    const cards = t.cards.map((c, k) => `${seatName((t.leader + k) % N_SEATS)} ${cardText(c)}${k === 0 && t.signal ? ` (${t.signal})` : ""}`).join(", ");
+    const cards = t.cards.map((c, k) => `${seatName(playOrder(t.leader)[k])} ${cardText(c)}${k === 0 && t.signal ? ` (${t.signal})` : ""}`).join(", ");
     return fmt(gettext("Trick %(n)s: %(cards)s → %(name)s"), { n: i + 1, cards, name: seatName(t.winner) });
   }
 

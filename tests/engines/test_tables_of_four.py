@@ -18,6 +18,7 @@ from games import IllegalAction, RecordError, VariantError, games, get_game, sta
 from games.bots import choose_action
 from games.core.four import fold_view
 from games.core.records import replay_record, score_record
+from games.core.replay import replay_steps
 from games.three_five_eight.engine import EXCHANGE
 
 from .helpers import concrete, play_out, random_action
@@ -194,3 +195,19 @@ def test_saichugen_at_a_table_of_four_has_no_dealer_role_but_the_sitter_rotates(
     assert m.to_act() == [1, 2, 3]
     play_out(m, random.Random(9))
     assert [r["dealer"] for r in m.results] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("game", THREE_PLAYER)
+def test_the_replay_of_a_table_of_four_walks_each_deal_with_its_sitter(game):
+    whole = {"fixed_length": True} if game == "three_five_eight" else None
+    m = start_match(game, seats=4, dealer=1, n_deals=4, seed=2, variant=whole)
+    play_out(m, random.Random(2))
+    record = json.loads(json.dumps(m.export()))
+    for k, deal in enumerate(replay_steps(record)):
+        sitter = (1 + k) % 4
+        assert deal["dealer"] == sitter
+        assert len(deal["steps"]) == len(record["deals"][k]["actions"])
+        start = deal["start"]["view"]
+        assert start["sitter"] == sitter and start["hands"][sitter] == []
+        assert all(step["action"]["seat"] != sitter for step in deal["steps"])
+        assert deal["steps"][-1]["deal_over"]

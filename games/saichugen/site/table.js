@@ -67,7 +67,8 @@
       const t = (view.tricks || [])[view.tricks.length - 1];
       if (!t) return null;
       return {
-        cards: t.cards.map((card, seat) => ({ seat, card })),
+        // One card a seat, in seat order; at a table of four the sitter's is null (he sat out).
+        cards: t.cards.map((card, seat) => ({ seat, card })).filter((c) => c.card !== null),
         leader: 0,
         winner: t.winner,
         note: fmt(gettext("%(name)s takes %(value)s"), { name: seatName(t.winner), value: t.value }),
@@ -96,7 +97,7 @@
       const lines = [];
       const tricks = view.tricks || [];
       tricks.forEach((t, i) => {
-        const cards = t.cards.map((c, s) => `${seatName(s)} ${cardText(c)}`).join(", ");
+        const cards = t.cards.map((c, s) => (c === null ? null : `${seatName(s)} ${cardText(c)}`)).filter((c) => c !== null).join(", ");
         lines.push(fmt(gettext("Round %(n)s: %(cards)s → %(name)s takes %(value)s"), { n: t.round + 1, cards, name: seatName(t.winner), value: t.value }));
         const r = (view.rounds || [])[t.round];
         const endOfRound = i === tricks.length - 1 || tricks[i + 1].round !== t.round;

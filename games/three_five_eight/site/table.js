@@ -49,9 +49,13 @@
     },
     phases: { bid: pgettext("phase", "bidding"), exchange: pgettext("phase", "card exchange"), trump: pgettext("phase", "the dealer names trump"), discard: pgettext("phase", "the dealer discards") },
 
-    // The high bidder plays the dealer's part (view.dealer) without having dealt.
-    seatRoles: (s, view) =>
-      view.dealer === s ? [view.dealt_by !== undefined && view.dealt_by !== view.dealer ? gettext("declarer") : gettext("dealer")] : [],
+    // The high bidder plays the dealer's part (view.dealer) without having dealt; at a table
+    // of four the dealer sits out and the third player after him plays it (names trump).
+    seatRoles(s, view) {
+      if (view.dealer !== s) return [];
+      if (view.sitter !== undefined) return [gettext("names trump")];
+      return [view.dealt_by !== undefined && view.dealt_by !== view.dealer ? gettext("declarer") : gettext("dealer")];
+    },
     seatFacts: (s, view) => (view.targets ? [h("span", { title: M.hint("target") || null }, fmt(gettext("target %(n)s"), { n: view.targets[s] }))] : []),
 
     // The auction (the Woburn variant) on the seats: each one's bid or pass while bidding; then
