@@ -118,3 +118,16 @@ def test_each_bot_level_is_rated_as_its_own_player(ana, settings):
         ("Strong bot 1", "strong", 1),
         ("Strong bot 2", "strong", 1),
     }
+
+
+@pytest.mark.usefixtures("match_cache")
+def test_a_rated_table_of_four_is_one_match_among_its_four_seats(ana, ben):
+    """tables-of-four.md: ratings count the table as one match of four by total payout."""
+    made = create(ana, game=GAME, seats=4, bots=2, deals=4)
+    join(ben, made["table"])
+    finished = play_out(made["table"])
+    assert finished.status == "finished" and finished.rated
+    match = RatedMatch.objects.get(table_ref=finished.id)
+    assert match.rated_at is not None
+    rated = ratings_of(GAME)
+    assert (rated.pop("ana"), rated.pop("ben"), sorted(rated.values())) == (1, 1, [1, 1])
