@@ -86,21 +86,28 @@ def judge(
     assert best is not None
     gains = [round(t - b, 4) for t, b in zip(mine, best, strict=True)]
     valid = [m for m in means if m is not None]
-    tilt = [0.0 if o == seat else _tilt(valid, mine, seat, o) for o in range(len(mine))]
+    playing = match.in_play()  # a table of four's sitter is nobody's opponent this deal
+    tilt = [
+        0.0 if o == seat or o not in playing else _tilt(valid, mine, seat, o, playing)
+        for o in range(len(mine))
+    ]
     # What each seat could expect before the decision (the mean over the candidates): who was
     # ahead then, which honest play itself leans by (league.fairplay.collusion.baseline).
     expect = [round(sum(m[o] for m in valid) / len(valid), 3) for o in range(len(mine))]
     return {"cost": round(best[seat] - mine[seat], 4), "to": gains, "tilt": tilt, "expect": expect}
 
 
-def _tilt(means: list[list[float]], taken: list[float], maker: int, to: int) -> float:
+def _tilt(
+    means: list[list[float]], taken: list[float], maker: int, to: int, playing: list[int]
+) -> float:
     """Where the taken action stands among the candidates by how much it favours seat `to`
-    over the maker's other opponents: +1 the candidate that favours `to` most, -1 the one that
-    favours it least, in between by rank (ties halfway). Bounded, so one big swing weighs no
-    more than a small one; an honest player's choices are as often on one side as the other."""
+    over the maker's other opponents in the deal (`playing`: a sitter at a table of four is
+    none): +1 the candidate that favours `to` most, -1 the one that favours it least, in between
+    by rank (ties halfway). Bounded, so one big swing weighs no more than a small one; an honest
+    player's choices are as often on one side as the other."""
 
     def favour(m: list[float]) -> float:
-        rest = [m[o] for o in range(len(m)) if o not in (maker, to)]
+        rest = [m[o] for o in playing if o not in (maker, to)]
         return m[to] - (sum(rest) / len(rest) if rest else 0.0)
 
     mine = favour(taken)
@@ -117,7 +124,8 @@ def record_transfers(
     seed: str = "0",
 ) -> list[dict[str, Any]]:
     """Every decision with a choice of the named seats (default all) in a finished record:
-    {"deal", "index", "seat", "cost", "to", "tilt", "expect"}, and in a game of sides
+    {"deal", "index", "seat", "cost", "to", "tilt", "expect"}, at a table of four "playing" (the
+    deal's three seats: the sitter is judged for nothing), and in a game of sides
     (``Match.SIDES``) the deal's "sides" as the cards made them — a decision before they are
     made (the auction, the call) is not judged: whom it favours is not yet a side. Deterministic
     for a seed."""
@@ -134,6 +142,8 @@ def record_transfers(
                 found = judge(match, seat, action, rollouts=rollouts, seed=f"{seed}/{k}/{j}")
                 if found is not None:
                     entry = {"deal": k, "index": j, "seat": seat, **found}
+                    if len(match.in_play()) < match.SEATS:  # a table of four: who played
+                        entry["playing"] = match.in_play()
                     if sides is not None:
                         entry["sides"] = sides
                     out.append(entry)

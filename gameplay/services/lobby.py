@@ -574,7 +574,7 @@ def _announce_waiting(table: Table) -> None:
     """After commit: each seat and the spectators get the waiting table's state at the new
     seats revision (a connection whose seat is gone is closed by it)."""
     snap = cache.Snapshot.of(table)
-    n_seats = registry.get_game(table.game).seats
+    n_seats = len(cache.seats_of(snap.id, snap.seats_rev))  # the table's own size
 
     def send() -> None:
         payloads: dict[int | None, dict[str, Any]] = {

@@ -252,11 +252,9 @@ def waiting_payload(
 ) -> dict[str, Any]:
     """The `state` of a table that waits for players: nothing is dealt yet (the seed is not
     even drawn), so there is no card to show; `players` is null for an open seat."""
-    n_seats = registry.get_game(snap.game).seats
-    names = {
-        s.number: s.name if (s.user_id or s.bot) else None
-        for s in seats_of(snap.id, snap.seats_rev)
-    }
+    seats = seats_of(snap.id, snap.seats_rev)
+    n_seats = len(seats)  # a table's size is its seats (a three-player game at four: four)
+    names = {s.number: s.name if (s.user_id or s.bot) else None for s in seats}
     return {
         "type": "state",
         "table": snap.id,

@@ -262,6 +262,11 @@ class Match:
         himself. For judging afterwards (``games.transfers``), never for a view."""
         return None
 
+    def in_play(self) -> list[int]:
+        """The seats that play the current deal, first player first: every seat, but at a
+        table of four the three after the sitter (``games.core.four``)."""
+        return list(range(self.SEATS))
+
     def to_act(self) -> list[int]:
         raise NotImplementedError
 

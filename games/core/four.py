@@ -435,6 +435,9 @@ class FourSeats(Match):
     def sides(self) -> list[list[int]] | None:
         return None
 
+    def in_play(self) -> list[int]:
+        return self.seating.playing
+
     # ------------------------------------------------------------------ summaries
     def _explain(self, dealer: int, scores: list[int], payouts: list[int]) -> dict[str, Any] | None:
         seating = self.seating

@@ -300,7 +300,9 @@ def decisions_of(
         maker = players[e["seat"]]
         if maker is None:
             continue
-        idx = [s for s in range(len(players)) if s != e["seat"]]
+        # The deal's seats in play order: at a table of four the sitter is nobody's opponent.
+        order = e.get("playing") or list(range(len(players)))
+        idx = [s for s in order if s != e["seat"]]
         sides = [set(x) for x in e.get("sides") or ()]
         side = next((x for x in sides if e["seat"] in x), set())
         out.append(
@@ -313,7 +315,9 @@ def decisions_of(
                 cost=float(e["cost"]),
                 gains=tuple(float(e["to"][s]) for s in idx),
                 tilts=tuple(float(e["tilt"][s]) for s in idx) if "tilt" in e else (),
-                positions=tuple((s - e["seat"]) % len(players) for s in idx),
+                positions=tuple(
+                    (order.index(s) - order.index(e["seat"])) % len(order) for s in idx
+                ),
                 standings=_standings(e.get("expect"), idx),
                 partners=tuple(s in side for s in idx) if sides else (),
                 side_sizes=tuple(next(len(x) for x in sides if s in x) for s in idx)
