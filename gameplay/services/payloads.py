@@ -15,7 +15,7 @@ from gameplay.runtime.cache import Snapshot, seats_of
 from gameplay.runtime.notify import json_text as dumps
 from gameplay.services.errors import SeatsChanged
 from gameplay.services.matches import get_table, load_match, new_match
-from games import Match, registry
+from games import Match
 
 FINISHED = Table.Status.FINISHED
 WAITING = Table.Status.WAITING

@@ -19,7 +19,7 @@
     notes: {
       woburn: (n, w) => fmt(ngettext("%(name)s won the auction: a target of %(n)s trick", "%(name)s won the auction: a target of %(n)s tricks", n.tricks), { name: w.name(n.seat), n: n.tricks }),
       trump: (n, w) => fmt(gettext("Trump: %(suit)s"), { suit: w.suitWords(n.suit) }),
-      targets: (n, w) => fmt(gettext("Targets: %(targets)s (%(name)s dealt)"), { targets: n.targets.map((t, s) => `${w.name(s)} ${t}`).join(", "), name: w.name(n.dealer) }),
+      targets: (n, w) => fmt(gettext("Targets: %(targets)s (%(name)s dealt)"), { targets: n.targets.map((t, s) => (s === w.summary.sitter ? null : `${w.name(s)} ${t}`)).filter((x) => x !== null).join(", "), name: w.name(w.summary.sitter === undefined ? n.dealer : w.summary.sitter) }),
       balance: (n, w) => fmt(gettext("Balance after this hand: %(balance)s"), { balance: n.balance.map((b, s) => `${w.name(s)} ${w.sgn(b)}`).join(", ") }),
     },
     rows: { tricks: gettext("tricks"), target: gettext("target") },
@@ -74,7 +74,8 @@
 
     info(state, view) {
       const parts = [view.trump ? M.hinted(fmt(gettext("trump %(suit)s"), { suit: `${M.deck().glyph[view.trump]} ${M.deck().suit[view.trump]}` }), "act.trump", "info") : gettext("no trump yet")];
-      if (view.targets) parts.push(M.hinted(fmt(gettext("targets %(targets)s"), { targets: view.targets.map((t, s) => `${seatName(s)} ${t}`).join(", ") }), "target", "info"));
+      // The three who play the deal (at a table of four the sitter has no target).
+      if (view.targets) parts.push(M.hinted(fmt(gettext("targets %(targets)s"), { targets: view.targets.map((t, s) => (s === view.sitter ? null : `${seatName(s)} ${t}`)).filter((x) => x !== null).join(", ") }), "target", "info"));
       return parts;
     },
 
