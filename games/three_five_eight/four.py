@@ -75,6 +75,20 @@ class ThreeFiveEightFour(FourSeats):
                 return [seat]
         return None
 
+    def _explain(self, dealer: int, scores: list[int], payouts: list[int]) -> dict[str, Any] | None:
+        """The deal's summary with the table's balance after it, the sitter's included (the
+        inner deal knows only its three)."""
+        made = super()._explain(dealer, scores, payouts)
+        if made is not None:
+            after = [b + p for b, p in zip(self._balances(), payouts, strict=True)]
+            for n in made["notes"]:
+                if n["code"] == "balance":
+                    n["balance"] = after
+                    n["text"] = "Balance after this hand: " + ", ".join(
+                        f"seat {i} {c:+d}" for i, c in enumerate(after)
+                    )
+        return made
+
     def public_view(self) -> dict[str, Any]:
         v = super().public_view()
         v["cum"] = self._balances()  # the sitter's balance too

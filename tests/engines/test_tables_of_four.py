@@ -211,3 +211,14 @@ def test_the_replay_of_a_table_of_four_walks_each_deal_with_its_sitter(game):
         assert start["sitter"] == sitter and start["hands"][sitter] == []
         assert all(step["action"]["seat"] != sitter for step in deal["steps"])
         assert deal["steps"][-1]["deal_over"]
+
+
+def test_three_five_eight_summary_balance_is_the_tables_after_the_hand():
+    m = start_match(
+        "three_five_eight", seats=4, dealer=0, n_deals=8, seed=3, variant={"fixed_length": True}
+    )
+    play_out(m, random.Random(3))
+    for k in range(len(m.results)):
+        note = next(n for n in m.deal_summary(k)["notes"] if n["code"] == "balance")
+        after = [sum(r["payouts"][s] for r in m.results[: k + 1]) for s in range(4)]
+        assert note["balance"] == after
