@@ -105,6 +105,8 @@ class CreateTableForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.games = catalogue.games()
+        if self.is_bound:
+            self.data = self._with_other_games_defaults(self.data)
         self.fields["bots"].max_value = max(max(g.table_sizes) for g in self.games) - 1
         self.fields["bots"].widget.attrs["max"] = self.fields["bots"].max_value
         for game in self.games:
@@ -114,6 +116,26 @@ class CreateTableForm(forms.Form):
                 # clean() asks for the chosen game's values.
                 field.required = False
                 self.fields[self.flag_field(game.name, flag["name"])] = field
+
+    def _with_other_games_defaults(self, data: Any) -> Any:
+        """The posted data with every other game's flags at their defaults: their groups were
+        hidden and not sent, and a form shown again after an error must not offer those games
+        with empty rules (switching to one would then be refused for a blank field)."""
+        chosen = data.get("game")
+        data = data.copy()
+        for game in self.games:
+            if game.name == chosen:
+                continue
+            for flag in game.variant_schema:
+                name = self.flag_field(game.name, flag["name"])
+                if name in data:
+                    continue
+                if flag["type"] == "bool":
+                    if flag["default"]:
+                        data[name] = "on"
+                else:
+                    data[name] = str(flag["default"])
+        return data
 
     @staticmethod
     def flag_field(game: str, flag: str) -> str:

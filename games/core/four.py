@@ -49,12 +49,15 @@ class SeatFields:
     """Where a game's views, events, actions and summaries name seats, by key (at any depth):
     ``seats`` hold one seat number, ``seat_lists`` a list of them, ``per_seat`` a list with one
     entry per seat (the value is the sitter's entry at a table of four), and ``dealer`` the keys
-    that name who dealt (at a table of four: the sitter)."""
+    that name who dealt (at a table of four: the sitter). ``beside``: a per-seat key that is per
+    seat only in an object that also has the given key (Saichugen's trick ``cards`` beside its
+    ``winner``; a summary line's ``cards`` are the cards one seat won)."""
 
     seats: frozenset[str]
     per_seat: Mapping[str, Any]
     seat_lists: frozenset[str] = frozenset({"to_act", "visible_to", "winners", "seats"})
     dealer: frozenset[str] = frozenset({"dealer"})
+    beside: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -63,8 +66,11 @@ class SeatFields:
         per_seat: dict[str, Any],
         dealer: set[str] | None = None,
         seat_lists: set[str] | None = None,
+        beside: dict[str, str] | None = None,
     ) -> SeatFields:
-        extra = {} if dealer is None else {"dealer": frozenset(dealer)}
+        extra: dict[str, Any] = {} if dealer is None else {"dealer": frozenset(dealer)}
+        if beside is not None:
+            extra["beside"] = dict(beside)
         if seat_lists is not None:
             extra["seat_lists"] = cls.seat_lists | frozenset(seat_lists)
         return cls(frozenset(seats | {"seat"}), dict(per_seat), **extra)
@@ -94,6 +100,10 @@ class Seating:
         """An English line that names inner seats ("seat 1"), naming the table's."""
         return _SEAT_TEXT.sub(lambda m: f"{m.group(1)}{self.outer(int(m.group(2)))}", text)
 
+    def _per_seat(self, x: dict[str, Any], k: str) -> bool:
+        beside = self.fields.beside.get(k)
+        return k in self.fields.per_seat and (beside is None or beside in x)
+
     def widen(self, x: Any) -> Any:
         """Data of the inner match, renumbered for the table of four (a new value)."""
         f = self.fields
@@ -106,7 +116,7 @@ class Seating:
                     out[k] = self.outer(v)
                 elif k in f.seat_lists and isinstance(v, list):
                     out[k] = [self.outer(s) if isinstance(s, int) else s for s in v]
-                elif k in f.per_seat and isinstance(v, list) and len(v) == FOUR - 1:
+                elif self._per_seat(x, k) and isinstance(v, list) and len(v) == FOUR - 1:
                     out[k] = self._place([self.widen(e) for e in v], f.per_seat[k])
                 elif k in ("text", "message") and isinstance(v, str):
                     out[k] = self.text(v)
@@ -139,7 +149,7 @@ class Seating:
                     out[k] = self.inner(v)
                 elif k in f.seat_lists and isinstance(v, list):
                     out[k] = [self.inner(s) if isinstance(s, int) else s for s in v]
-                elif k in f.per_seat and isinstance(v, list) and len(v) == FOUR:
+                elif self._per_seat(x, k) and isinstance(v, list) and len(v) == FOUR:
                     out[k] = [self.fold(v[self.outer(i)]) for i in range(FOUR - 1)]
                 else:
                     out[k] = self.fold(v)

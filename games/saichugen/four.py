@@ -22,4 +22,5 @@ class SaichugenFour(FourSeats):
             "banked": 0,
             "game_scores": 0,
         },
+        beside={"cards": "winner"},  # a trick's cards; a summary line's are one seat's
     )

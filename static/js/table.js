@@ -176,7 +176,7 @@
   //                            pip(suit) a node drawing the suit ("home"), french {glyph,
   //                            letter} (the faces when the viewer chose "french")
   //   sortKey(card, view)      a number; the hand (and the module's own card lists) sort by it
-  //   phases                   {phase: label}; an unlisted phase shows its own name
+  //   phases                   {phase: label or view => label}; an unlisted phase shows its own name
   //   decision(view)           what a decision is (a click is re-sent only at the same one)
   //   seatRoles(s, view)       the role tags of a seat (default: dealer)
   //   seatFacts(s, view)       facts after cards and tricks (target, points…)
@@ -778,13 +778,16 @@
     const parts = [];
     if (state.status !== "finished") {
       const phase = view.phase;
-      parts.push(cap((game.phases || {})[phase] || (PHASES[phase] ? PHASES[phase]() : phase) || ""));
+      // A module's phase name may depend on the view (a function of it).
+      const named = (game.phases || {})[phase];
+      parts.push(cap((typeof named === "function" ? named(view) : named) || (PHASES[phase] ? PHASES[phase]() : phase) || ""));
     }
     if (game.info) parts.push(...game.info(state, view));
     if (state.status !== "finished" && view.sitter !== undefined && view.sitter !== null) {
       // A table of four: who sits out now, and who next (the next dealer).
       const next = (view.sitter + 1) % N_SEATS;
-      parts.push(h("span", { id: "sitter-info" }, fmt(gettext("%(name)s sits out this deal, %(next)s the next"), { name: seatName(view.sitter), next: seatName(next) })));
+      const last = view.deal + 1 >= view.n_deals;
+      parts.push(h("span", { id: "sitter-info" }, last ? fmt(gettext("%(name)s sits out this deal"), { name: seatName(view.sitter) }) : fmt(gettext("%(name)s sits out this deal, %(next)s the next"), { name: seatName(view.sitter), next: seatName(next) })));
     }
     fill($("info"), joined(parts));
   }

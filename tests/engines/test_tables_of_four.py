@@ -116,6 +116,10 @@ def test_a_record_says_who_sat_out_and_scores_like_the_table(game):
         assert [e["payout"]["total"] for e in summary["seats"]] == deal["payouts"]
         for row in summary["table"]:
             assert len(row["values"]) == 4 and row["values"][deal["sitter"]] is None
+        # a line's figures are the game's own: the cards one seat won are not per seat
+        for entry in summary["seats"]:
+            for p in entry["score"]["parts"] + entry["payout"]["parts"]:
+                assert None not in (p.get("cards") or [])
 
 
 @pytest.mark.parametrize("game", THREE_PLAYER)

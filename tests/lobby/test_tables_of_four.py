@@ -101,5 +101,25 @@ def test_the_create_form_offers_the_size_only_where_the_game_has_two(client, ana
     assert (Seat.objects.filter(table=table).count(), table.n_deals) == (4, 8)
     response = client.post("/play/", {**form, "deals": "6"})
     assert response.status_code == 400
-    assert "multiple of 4" in response.content.decode()
+    page = response.content.decode()
+    assert "multiple of 4" in page
     assert Table.objects.count() == 1
+    # The form shown again keeps the other games' rules at their defaults (their groups were
+    # hidden, not sent): switching to 3-5-8 now is not refused for an empty field.
+    assert 'name="three_five_eight__win_tricks" value="12"' in page
+    again = {k: v for k, v in form.items() if not k.startswith("schieberamsch__")}
+    chosen = {"win_tricks": "12", "targets": "8-5-3", "exchange_priority": "new_target"}
+    chosen["kitty_mode"] = "discard_then_take"
+    again.update({f"three_five_eight__{k}": v for k, v in chosen.items()}, game="three_five_eight")
+    assert client.post("/play/", again).status_code == 302
+
+
+def test_the_invitation_and_the_lobby_say_it_is_a_table_of_four(client, ana, ben):
+    made = create(ana, game="saichugen", seats=4, bots=1)
+    client.force_login(ben)
+    invitation = client.get(f"/tables/{made['table']}/join/").content.decode()
+    assert "table of four, the dealer sits out" in invitation
+    assert "table of four, the dealer sits out" in client.get("/play/").content.decode()
+    create(ana, game="mediatore", bots=1)  # four players, its own size: nobody sits out
+    listed = client.get("/play/").content.decode()
+    assert listed.count("table of four, the dealer sits out") == 1

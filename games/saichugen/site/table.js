@@ -21,7 +21,8 @@
     },
     notes: {
       payout_mode: (n) => (n.mode === "raw" ? gettext("Payout: 3 × the game score less the three game scores") : gettext("Payout: +2 alone on the median game score (the others −1), +1 each when two share it (the other −2)")),
-      game_scores: (n, w) => fmt(gettext("Game scores %(scores)s: the median is %(median)s"), { scores: n.scores.map((g, s) => `${w.name(s)} ${g}`).join(", "), median: n.median }),
+      // The three who played (at a table of four the sitter has no game score).
+      game_scores: (n, w) => fmt(gettext("Game scores %(scores)s: the median is %(median)s"), { scores: n.scores.map((g, s) => (s === w.summary.sitter ? null : `${w.name(s)} ${g}`)).filter((x) => x !== null).join(", "), median: n.median }),
     },
     rows: { tricks: gettext("tricks"), trick_values: gettext("values of the cards won") },
   };
@@ -103,7 +104,7 @@
         const endOfRound = i === tricks.length - 1 || tricks[i + 1].round !== t.round;
         if (r && endOfRound) {
           const banked = r.banked.map((b, s) => (b ? `${seatName(s)} ${b}` : null)).filter(Boolean);
-          const scores = r.scores.join(" / ");
+          const scores = r.scores.filter((sc, s) => s !== view.sitter).join(" / ");
           lines.push(banked.length
             ? fmt(gettext("Round %(n)s scores %(scores)s: banked by %(names)s."), { n: t.round + 1, scores, names: banked.join(", ") })
             : fmt(gettext("Round %(n)s scores %(scores)s: banked by the median (0)."), { n: t.round + 1, scores }));

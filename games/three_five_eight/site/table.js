@@ -9,11 +9,14 @@
   // codes (games/three_five_eight/engine.py, SUMMARY_CODES). A part gives [its line, its label
   // in the formula]; `w` is the summary, the seat and the words summary.js shares.
   const ROLE = { dealer: gettext("the dealer"), left: gettext("left of the dealer"), right: gettext("right of the dealer") };
+  // At a table of four the dealer sits out: the three after him take the three targets.
+  const ROLE_AT_FOUR = { dealer: gettext("third after the dealer, who names trump"), left: gettext("first after the dealer"), right: gettext("second after the dealer") };
+  const atFour = (view) => view.sitter !== undefined && view.sitter !== null;
   const SUMMARY = {
     kinds: { thrown_in: gettext("thrown in: everybody passed") },
     parts: {
       tricks: (p) => [fmt(ngettext("%(n)s trick taken", "%(n)s tricks taken", p.tricks), { n: p.tricks }), gettext("tricks")],
-      target: (p) => [fmt(gettext("less the target of %(target)s (%(role)s)"), { target: p.target, role: ROLE[p.role] || p.role }), gettext("target")],
+      target: (p, w) => [fmt(gettext("less the target of %(target)s (%(role)s)"), { target: p.target, role: (atFour(w.summary) ? ROLE_AT_FOUR : ROLE)[p.role] || p.role }), gettext("target")],
       thrown_in: () => [gettext("Everybody passed: the deal is thrown in"), gettext("thrown in")],
     },
     notes: {
@@ -47,7 +50,7 @@
       const s = M.suitOf(card) === trump ? -1 : suits.indexOf(M.suitOf(card));
       return (s + 1) * 20 + "AKQJT98765432".indexOf(M.rankOf(card));
     },
-    phases: { bid: pgettext("phase", "bidding"), exchange: pgettext("phase", "card exchange"), trump: pgettext("phase", "the dealer names trump"), discard: pgettext("phase", "the dealer discards") },
+    phases: { bid: pgettext("phase", "bidding"), exchange: pgettext("phase", "card exchange"), trump: (view) => (atFour(view) ? pgettext("phase", "the third after the dealer names trump") : pgettext("phase", "the dealer names trump")), discard: (view) => (atFour(view) ? pgettext("phase", "the third after the dealer discards") : pgettext("phase", "the dealer discards")) },
 
     // The high bidder plays the dealer's part (view.dealer) without having dealt; at a table
     // of four the dealer sits out and the third player after him plays it (names trump).
