@@ -96,5 +96,15 @@ def test_case_and_normal_form_do_not_change_a_names_skeleton(chars):
 def test_swapping_a_character_for_its_prototype_keeps_the_skeleton(chars, data):
     text = unicodedata.normalize("NFD", "".join(chars))  # the skeleton maps NFD's characters
     table = prototypes()
-    swapped = "".join(table.get(c, c) if data.draw(st.booleans()) else c for c in text)
+
+    def beside_a_mark(i: int) -> bool:
+        # A prototype that ends (or starts) with a combining mark, next to another mark, is put
+        # in canonical order with it by the skeleton's first NFD when swapped in before, and
+        # not when mapped after it (UTS #39 maps NFD's characters): no character to swap there.
+        return any(0 <= j < len(text) and unicodedata.combining(text[j]) for j in (i - 1, i + 1))
+
+    swapped = "".join(
+        table.get(c, c) if not beside_a_mark(i) and data.draw(st.booleans()) else c
+        for i, c in enumerate(text)
+    )
     assert skeleton(swapped) == skeleton(text)
