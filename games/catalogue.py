@@ -159,6 +159,7 @@ def random_record(
         n_deals=n_deals,
         seed=seed if deal_seed is None else str(deal_seed),
         players=players,
+        seats=len(players),  # a table of four of a three-player game, too
     )
     rng = random.Random(seed)
     while not match.finished:

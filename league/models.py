@@ -131,6 +131,7 @@ class Event(models.Model):
     class Leftover(models.TextChoices):
         BYE = "bye", _("Bye")
         BOT = "bot", _("A bot fills the seat")
+        MIXED = "mixed", _("Tables of three and four (at a four the dealer sits out)")
 
     class Visibility(models.TextChoices):
         DRAFT = "draft", _("Draft (organizers only)")
@@ -178,7 +179,7 @@ class Event(models.Model):
     format = models.CharField(max_length=12, choices=format_choices, default="swiss")
     rounds = models.PositiveSmallIntegerField(default=3)
     deals_per_match = models.PositiveSmallIntegerField(default=3)
-    leftover = models.CharField(max_length=4, choices=Leftover.choices, default=Leftover.BYE)
+    leftover = models.CharField(max_length=8, choices=Leftover.choices, default=Leftover.BYE)
     # A level of gameplay's bot registry (`gameplay.api.bot_levels`), checked by the event
     # services: no choices here, so a new level needs no migration. Each level is its own rated
     # player ("Bot 1" is basic, "Strong bot 1" strong: league.services.players).
@@ -392,6 +393,14 @@ class Event(models.Model):
     def is_duplicate(self) -> bool:
         """Whether the event is scored in duplicate (its rounds have sections)."""
         return self.scoring == self.Scoring.DUPLICATE
+
+    def deals_for(self, seats: int) -> int:
+        """Deals of a match at a table of `seats`: a table of four among tables of three
+        plays 4/3 as many (its dealer sits out each deal), so everybody plays the event's
+        deals per match (a multiple of 3 there: whole rotations at both sizes)."""
+        if seats == 4 and self.leftover == self.Leftover.MIXED:
+            return self.deals_per_match * 4 // 3
+        return self.deals_per_match
 
     @property
     def format_name(self) -> str:

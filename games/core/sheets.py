@@ -54,6 +54,11 @@ def score_sheet(
     spec = get_game(game)
     variant = spec.validate_variant(variant)
     n = spec.seats
+    if n_seats is not None and n_seats != n and n_seats in spec.table_sizes:
+        raise SheetError(
+            f"a score sheet of {spec.display_name} at a table of {n_seats} cannot be typed "
+            "yet: enter the table's game record, or play the table online"
+        )
     if n_seats is not None and n_seats != n:
         raise SheetError(f"{spec.display_name} is played by {n}, not {n_seats}")
     if (

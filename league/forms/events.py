@@ -26,6 +26,7 @@ from league.services.events import (
     max_deals_per_match,
     scoring_problems,
     size_problems,
+    table_problems,
 )
 from league.standings import tiebreak_choices
 
@@ -237,6 +238,7 @@ class EventForm(forms.ModelForm):
                 "set by the pace below (days a move); choose a pace of seconds to set it here"
             )
         _bound(self.fields["bye_match_points"], 0, MAX_BYE_MATCH_POINTS)
+        self._offer_tables_of_four(game)
         if self.instance.pk:
             self.fields["tiebreaks"].initial = list(self.instance.tiebreaks)
         else:
@@ -294,6 +296,24 @@ class EventForm(forms.ModelForm):
         self._check_scoring(data)
         return data
 
+    def _offer_tables_of_four(self, game: str) -> None:
+        """ "Tables of three and four" only for a game of three also played at a four, with
+        the deals it plays there (the reason deals per match then come in threes)."""
+        info = catalogue.game(game)
+        field = self.fields["leftover"]
+        if info.seats != 3 or 4 not in info.table_sizes:
+            field.choices = [c for c in field.choices if c[0] != Event.Leftover.MIXED]
+            return
+        deals = self.instance.deals_per_match if self.instance.pk else 6
+        deals = deals if deals % 3 == 0 else 6
+        field.help_text = gettext(
+            "tables of three and four: nobody sits out from six players up. A table of four "
+            "plays 4/3 of the deals per match, its dealer sitting out each deal (%(three)s "
+            "deals at a three, %(four)s at a four), so everybody plays the same number; deals "
+            "per match then come in threes. Match points: +6 for a table's best, -6 for its "
+            "last, at either size (the event's help page works an example)."
+        ) % {"three": deals, "four": deals * 4 // 3}
+
     def _check_scoring(self, data: dict[str, Any]) -> None:
         """Duplicate scoring's rules (format, variant), beside the scoring field: the
         service's own (`scoring_problems`)."""
@@ -310,8 +330,10 @@ class EventForm(forms.ModelForm):
             "format": data.get("format"),
             "scoring": data.get("scoring"),
             "duplicate_rank": data.get("duplicate_rank"),
+            "leftover": data.get("leftover"),
+            "deals_per_match": data.get("deals_per_match"),
         }
-        for name, message in scoring_problems(fields):
+        for name, message in scoring_problems(fields) + table_problems(fields):
             if name not in self.locked:
                 self.add_error(name, message)
 

@@ -24,7 +24,7 @@ from games import catalogue
 from league import scheduling
 from league.models import Event
 from league.pages.events import visible_event
-from league.services.standings import standings_mode
+from league.services.standings import mixed_points, standings_mode
 from league.standings import TIEBREAKS, MatchRecord, pairwise_points
 
 # The players of the worked example, seat by seat (a game has at most four seats).
@@ -57,6 +57,10 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def mixed(event: Event) -> bool:
+    return event.leftover == Event.Leftover.MIXED
+
+
 def worked_example(event: Event, info: catalogue.GameInfo, variant: dict[str, Any]) -> dict:
     """One example match of the event's game: each deal's scores and payouts, the totals, the
     winners, and each seat's match points with the comparison that gives them."""
@@ -73,6 +77,7 @@ def worked_example(event: Event, info: catalogue.GameInfo, variant: dict[str, An
             winners=tuple(scored["winners"]),
             forfeited=frozenset(),
             deals_played=len(scored["deals"]),
+            points_per_opponent=mixed_points(info.seats) if mixed(event) else 1,
         )
     )
     return {
@@ -193,7 +198,16 @@ def event_help(request: HttpRequest, slug: str) -> HttpResponse:
         "advancing": bool(fmt and fmt.picks_players),
         "format_notes": format_notes(fmt, event, info.seats),
         "absence_notes": absence_notes(fmt, event),
-        "byes": event.leftover == Event.Leftover.BYE,
+        "byes": event.leftover in (Event.Leftover.BYE, Event.Leftover.MIXED),
+        # tables of three and four: deals, match points per opponent (docs/league.md)
+        "mixed": mixed(event)
+        and {
+            "three": event.deals_per_match,
+            "four": event.deals_for(4),
+            "per_three": mixed_points(3),
+            "per_four": mixed_points(4),
+        },
+        "bye_points": (mixed_points(4) if mixed(event) else 1) * event.bye_match_points,
         # bots fill seats and take no place in the standings (Event.rank_bots off)
         "bots_unranked": event.leftover == Event.Leftover.BOT and not event.rank_bots,
     }

@@ -182,7 +182,7 @@ def absence_form(
 ) -> AbsenceForm:
     """The table's "Mark absent" form: after which deal only where the table's deals can be
     read (its online table); over the table they are typed in the score grid."""
-    deals = event.deals_per_match if fixture.table_ref else 1
+    deals = event.deals_for(len(seats)) if fixture.table_ref else 1
     return AbsenceForm(data, seats=seats, deals=deals)
 
 

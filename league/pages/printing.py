@@ -141,6 +141,8 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "fixture": fixture,
                 "seats": seats,
                 "grid": paper_grid(description, [s.player.name for s in seats]),
+                # a table of four among threes plays 4/3 as many (Event.deals_for)
+                "deals": range(1, event.deals_for(len(seats)) + 1),
             }
         )
     context = {

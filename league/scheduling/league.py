@@ -12,7 +12,11 @@ from those alone, and an event of R rounds plays its first R. It is built in cyc
 
 Seats are assigned in blocks of k rounds (k = table size) so that, when nobody sits out,
 every player takes every seat once per block (seating.seat_block); byes rotate through a
-seeded order, so bye counts never differ by more than one.
+seeded order, so bye counts never differ by more than one. With tables of three and four
+("mixed") the seats at the fours go to the players with the fewest fours (a seeded order
+among equals, so four counts never differ by more than one either); the search moves a
+player between a four and a three only in the last round it searches, and only where their
+counts trade places; each round is seated on its own (`seat_mixed_round`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from league.scheduling import local_search
 from league.scheduling.designs import design_rounds
 from league.scheduling.leftovers import table_sizes
 from league.scheduling.records import PlayerId, RoundPlan
-from league.scheduling.seating import seat_block
+from league.scheduling.seating import seat_block, seat_mixed_round
 from league.scheduling.validation import check_event
 
 # Rounds a searched first cycle may grow to; bigger fields rarely need search at all and
@@ -64,6 +68,8 @@ def no_repeat_bound(n_players: int, table_size: int, leftover: str = "bye") -> i
     if per_round == 0:
         return 1
     bound = n * (n - 1) // 2 // per_round
+    if 4 in sizes and k == 3:
+        return min(bound, _mixed_bound(n, sizes, byes))
     if byes:
         r = 1
         while (k - 1) * ((r + 1) - ((r + 1) * byes) // n) <= n - 1:
@@ -74,6 +80,20 @@ def no_repeat_bound(n_players: int, table_size: int, leftover: str = "bye") -> i
         if max(sizes) > len(sizes):
             bound = 1
     return max(1, bound)
+
+
+def _mixed_bound(n: int, sizes: list[int], byes: int) -> int:
+    """`no_repeat_bound` for tables of three and four: after R rounds somebody has played at
+    least ceil(4fR/n) of them at a four (4f seats at fours a round), meeting 2 new people a
+    round and one more at each four; with fewer tables than a table has seats, two of a
+    table's players meet again in the next round (pigeonhole)."""
+    if max(sizes) > len(sizes) or byes:
+        return 1
+    seats_at_fours = 4 * sizes.count(4)
+    r = 1
+    while 2 * (r + 1) + -(-seats_at_fours * (r + 1) // n) <= n - 1:
+        r += 1
+    return r
 
 
 class _Sequence:
@@ -95,6 +115,11 @@ class _Sequence:
             # One bot seat per round: a design on n+1 points, the extra point being the bot.
             self.design = design_rounds(n + 1, k)
             self.bots_in_design = 1
+        self.mixed = 4 in self.sizes and k == 3
+        # Tables of four: fours played so far (by index), and the seeded order among equals.
+        self.fours = [0] * n
+        self.four_order = list(range(n))
+        self.rng.shuffle(self.four_order)
         self.counts = [[0] * n for _ in range(n)]
         self.seats: dict[PlayerId, list[int]] = {}
         self.plans: list[RoundPlan] = []
@@ -116,6 +141,18 @@ class _Sequence:
         shorter event is exactly the beginning of a longer one.
         """
         k = self.k
+        if self.mixed:
+            while not self.pending:
+                self._extend()
+            (tables, byes), self.pending = self.pending[0], self.pending[1:]
+            labelled = [[self.ids[p] for p in t] for t in tables]
+            self.plans.append(
+                RoundPlan(
+                    seat_mixed_round(labelled, self.seats),
+                    tuple(sorted(self.ids[b] for b in byes)),
+                )
+            )
+            return
         # With byes players fall out of step, and a block's last seats decide what the
         # next block's first ones must be: look one block ahead (seated again next time).
         window = 2 * k if self.n_byes else k
@@ -171,6 +208,37 @@ class _Sequence:
         out = set(byes)
         return [p for p in range(self.n) if p not in out], byes
 
+    def _greedy_round(
+        self, sitting: list[int], counts: list[list[int]], fours: list[int] | None
+    ) -> list[list[int]]:
+        """A greedy round (`local_search.greedy_round`); with tables of four, its seats go to
+        the players with the fewest `fours` so far (counted on), the rest sit in threes."""
+        if fours is None:
+            return local_search.greedy_round(sitting, self.sizes, counts, self.rng)
+        at_fours = [s for s in self.sizes if s == 4]
+        rank = {p: i for i, p in enumerate(self.four_order)}
+        chosen = sorted(sitting, key=lambda p: (fours[p], rank[p]))[: 4 * len(at_fours)]
+        for p in chosen:
+            fours[p] += 1
+        taken = set(chosen)
+        rest = [p for p in sitting if p not in taken]
+        threes = [3] * (len(self.sizes) - len(at_fours))
+        return local_search.greedy_round(
+            chosen, at_fours, counts, self.rng
+        ) + local_search.greedy_round(rest, threes, counts, self.rng)
+
+    def _fours_of(self, rounds: list[list[list[int]]]) -> list[int] | None:
+        """Each player's tables of four so far with `rounds` added (None: no tables of four)."""
+        if not self.mixed:
+            return None
+        fours = list(self.fours)
+        for tables in rounds:
+            for t in tables:
+                if len(t) == 4:
+                    for p in t:
+                        fours[p] += 1
+        return fours
+
     def _budget(self) -> int:
         return min(_ITERATIONS_PER_PLAYER * self.n, _MAX_ITERATIONS)
 
@@ -184,10 +252,18 @@ class _Sequence:
         while len(kept) < limit:
             sitting, byes = self._sitting(len(kept))
             trial_counts = [row[:] for row in counts]
-            new_round = local_search.greedy_round(sitting, self.sizes, trial_counts, self.rng)
+            new_round = self._greedy_round(sitting, trial_counts, self._fours_of(kept))
             trial = [*kept, new_round]
             if _max_meeting(trial_counts) > 1:
-                trial = local_search.optimise(n, trial, trial_counts, self.rng, self._budget())
+                trial = local_search.optimise(
+                    n,
+                    trial,
+                    trial_counts,
+                    self.rng,
+                    self._budget(),
+                    self._fours_of(trial),
+                    resizable_from=len(kept),
+                )
                 trial_counts = _count(n, trial)
                 if _max_meeting(trial_counts) > 1:
                     break
@@ -195,8 +271,10 @@ class _Sequence:
             byes_kept.append(byes)
         if not kept:  # even one round is always possible; keep the greedy one
             sitting, byes = self._sitting(0)
-            kept = [local_search.greedy_round(sitting, self.sizes, counts, self.rng)]
+            kept = [self._greedy_round(sitting, counts, self._fours_of([]))]
             byes_kept = [byes]
+        if self.mixed:
+            self.fours = self._fours_of(kept)
         self.cycle_length = len(kept)
         self.counts = _count(n, kept)
         return [(list(t), b) for t, b in zip(kept, byes_kept)]
@@ -206,11 +284,22 @@ class _Sequence:
         start = self.generated
         block, byes_all = [], []
         counts = [row[:] for row in self.counts]
+        fours = self._fours_of([])
         for i in range(self.cycle_length):
             sitting, byes = self._sitting(start + i)
-            block.append(local_search.greedy_round(sitting, self.sizes, counts, self.rng))
+            block.append(self._greedy_round(sitting, counts, fours))
             byes_all.append(byes)
-        block = local_search.optimise(n, block, counts, self.rng, self._budget())
+        block = local_search.optimise(
+            n,
+            block,
+            counts,
+            self.rng,
+            self._budget(),
+            self._fours_of(block),
+            resizable_from=len(block) - 1,
+        )
+        if self.mixed:
+            self.fours = self._fours_of(block)
         self.counts = _add(self.counts, _count(n, block))
         return [(list(t), b) for t, b in zip(block, byes_all)]
 

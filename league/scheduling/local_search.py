@@ -62,9 +62,22 @@ def greedy_round(
 
 
 def optimise(
-    n: int, rounds: list[Tables], counts: list[list[int]], rng: Random, max_iters: int
+    n: int,
+    rounds: list[Tables],
+    counts: list[list[int]],
+    rng: Random,
+    max_iters: int,
+    fours: list[int] | None = None,
+    resizable_from: int = 0,
 ) -> list[Tables]:
     """Improve a copy of `rounds` by simulated annealing; `counts` must already include them.
+
+    `fours` (tables of three and four): each player's tables of four, these rounds included.
+    A swap between a four and a three is then made only between players whose counts differ
+    by one, the one at the four having more: the two counts trade places, so the players'
+    counts stay as evenly spread as they were chosen (`leftovers.choose_fours`). Changed in
+    place as swaps are made. Such swaps are made in rounds from `resizable_from` on only, so
+    that the counts after each earlier round stay as they were too.
 
     A move swaps two players of one round. Nine in ten proposals are dropped unless the first
     player sits with someone met more often than the even level, which steers the walk to the
@@ -109,6 +122,11 @@ def optimise(
         if tb < 0 or tb == ta:
             continue
         table_b = tables[tb]
+        resized = fours is not None and len(table_a) != len(table_b)
+        if resized:
+            big, small = (p, q) if len(table_a) > len(table_b) else (q, p)
+            if r < resizable_from or fours[big] != fours[small] + 1:
+                continue
         row_q = counts[q]
         delta = sum(inc[row_q[x]] - inc[row_p[x] - 1] for x in table_a if x != p) + sum(
             inc[row_p[y]] - inc[row_q[y] - 1] for y in table_b if y != q
@@ -119,6 +137,9 @@ def optimise(
                 continue
         _swap(counts, table_a, table_b, p, q)
         where[p], where[q] = tb, ta
+        if resized:
+            fours[big] -= 1
+            fours[small] += 1
         cost += delta
         if cost < best_cost:
             best_cost = cost

@@ -13,13 +13,15 @@ from league.scheduling.records import PairHistory, PlayerId, RoundPlan
 class ScheduleQuality:
     """max_pair_meetings: most times any two players met; repeated_pairs: pairs that met
     more than once; seat_imbalance: largest (most - fewest) seat count of any player;
-    bye_spread: most byes of a player minus fewest."""
+    bye_spread: most byes of a player minus fewest; four_spread: most tables of four of a
+    player minus fewest (tables of three and four; seats are counted at the threes only)."""
 
     max_pair_meetings: int
     repeated_pairs: int
     seat_imbalance: int
     bye_spread: int
     total_byes: int
+    four_spread: int = 0
 
 
 def schedule_quality(
@@ -28,8 +30,12 @@ def schedule_quality(
     meetings = PairHistory.from_rounds(rounds).meetings
     seats: dict[PlayerId, list[int]] = {p: [0] * table_size for p in players}
     byes: Counter[PlayerId] = Counter(dict.fromkeys(players, 0))
+    fours: Counter[PlayerId] = Counter(dict.fromkeys(players, 0))
     for plan in rounds:
         for table in plan.tables:
+            if len(table) > table_size:  # a table of four among threes
+                fours.update(p for p in table if p is not None)
+                continue
             for seat, p in enumerate(table):
                 if p is not None:
                     seats.setdefault(p, [0] * table_size)[seat] += 1
@@ -40,4 +46,5 @@ def schedule_quality(
         seat_imbalance=max((max(c) - min(c) for c in seats.values()), default=0),
         bye_spread=(max(byes.values()) - min(byes.values())) if byes else 0,
         total_byes=sum(byes.values()),
+        four_spread=(max(fours.values()) - min(fours.values())) if fours else 0,
     )

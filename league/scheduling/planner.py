@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from league.scheduling.errors import SchedulingError
 from league.scheduling.formats import get_format
 from league.scheduling.records import PairHistory, PlayerRecord, RoundPlan
-from league.scheduling.validation import check_event
+from league.scheduling.validation import MIXED_REFUSED, check_event
 
 
 def plan_round(
@@ -26,6 +26,8 @@ def plan_round(
     it, swiss seats neighbours in the standings, knockout deals the players still in by seed.
     """
     fmt = get_format(format)
+    if leftover == "mixed" and not fmt.mixed_tables:
+        raise SchedulingError(MIXED_REFUSED % {"format": fmt.title})
     check_event(
         [p.id for p in players],
         table_size,

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 PlayerId = int
-Leftover = Literal["bye", "bot"]
-LEFTOVERS: tuple[str, ...] = ("bye", "bot")
+# "mixed": tables of three and four (the dealer sits out each deal at a four), no byes from six
+# players up; only for tables of three of a game that has a table of four (`leftovers.py`).
+Leftover = Literal["bye", "bot", "mixed"]
+LEFTOVERS: tuple[str, ...] = ("bye", "bot", "mixed")
 
 Table = tuple[PlayerId | None, ...]
 
@@ -26,6 +28,8 @@ class PlayerRecord:
     seat_counts: seat_counts[s] = rounds played in seat s (seat 0 = first dealer / first to act);
     empty means "none yet".
     byes: rounds the player sat out because the field did not divide into full tables.
+    fours: rounds played at a table of four in an event of tables of three and four (seat
+    counts then count the tables of three only: at a four every seat deals and sits out alike).
     """
 
     id: PlayerId
@@ -34,6 +38,7 @@ class PlayerRecord:
     rating: float | None = None
     seat_counts: tuple[int, ...] = ()
     byes: int = 0
+    fours: int = 0
 
 
 def pair_key(a: PlayerId, b: PlayerId) -> tuple[PlayerId, PlayerId]:

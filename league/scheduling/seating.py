@@ -103,6 +103,25 @@ def seat_round(
     return tuple(seated)
 
 
+def seat_mixed_round(
+    tables: Sequence[Sequence[PlayerId | None]], counts: SeatCounts
+) -> tuple[Table, ...]:
+    """Seat a round of tables of three and four (the event's leftover rule "mixed").
+
+    Tables of three are seated by `seat_table` from counts of three seats. A table of four
+    keeps its order and counts nothing: it plays whole rotations with the dealer sitting out,
+    so each of its seats deals, leads and sits out equally often."""
+    seated = []
+    for table in tables:
+        if len(table) == 4:
+            seated.append(tuple(table))
+            continue
+        ordered = seat_table(table, counts, 3)
+        record_seats(ordered, counts, 3)
+        seated.append(ordered)
+    return tuple(seated)
+
+
 Segment = tuple[PlayerId, int, int]  # (player, run, 0 = committed / 1 = lookahead)
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
-from league.scheduling.leftovers import choose_byes, table_sizes
+from league.scheduling.leftovers import choose_byes, choose_fours, table_sizes
 from league.scheduling.records import PairHistory, PlayerId, PlayerRecord, RoundPlan
-from league.scheduling.seating import seat_round
+from league.scheduling.seating import seat_mixed_round, seat_round
 
 # How far down the standings we look for a partner without a rematch (and who also fits the
 # table's seats: players who lack the same seat often come in runs, so it looks further).
@@ -52,6 +52,8 @@ def swiss_round(
     sizes = sorted(sizes, reverse=True)
     counts = {p.id: _counts(p, table_size) for p in players}
     scores = {p.id: p.match_points for p in players}
+    if 4 in sizes and table_size == 3:
+        return _mixed_round(ordered, field, sizes, history, counts, scores, bye_ids)
     groups = group_neighbours(
         field, sizes, history, fits=lambda g: _seatable(g, counts, table_size), scores=scores
     )
@@ -59,6 +61,28 @@ def swiss_round(
     padded = [g + [None] * (table_size - len(g)) for g in groups]
     tables = seat_round(padded, counts, table_size)
     return RoundPlan(tables, tuple(sorted(bye_ids)))
+
+
+def _mixed_round(ordered, field, sizes, history, counts, scores, bye_ids) -> RoundPlan:
+    """Tables of three and four: the seats at the fours go to the players with the fewest
+    fours (the lowest placed among equals, as byes); they play each other by the standings,
+    the others sit in threes by the standings, and the tables are numbered from the top."""
+    rank = {p.id: i for i, p in enumerate(ordered)}
+    at_fours = [s for s in sizes if s == 4]
+    present = [p for p in ordered if p.id not in bye_ids]
+    chosen = {p.id for p in choose_fours(present, 4 * len(at_fours), lambda p: -rank[p.id])}
+    fours = group_neighbours([p for p in field if p in chosen], at_fours, history, scores=scores)
+    rest = [p for p in field if p not in chosen]
+    threes = group_neighbours(
+        rest,
+        [3] * (len(sizes) - len(at_fours)),
+        history,
+        fits=lambda g: _seatable(g, counts, 3),
+        scores=scores,
+    )
+    balance_seats(threes, counts, 3, _Met(history.meetings), scores=scores)
+    groups = sorted(fours + threes, key=lambda g: min(rank[p] for p in g))
+    return RoundPlan(seat_mixed_round(groups, counts), tuple(sorted(bye_ids)))
 
 
 def group_neighbours(

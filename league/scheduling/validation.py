@@ -9,6 +9,11 @@ from league.scheduling.errors import SchedulingError
 from league.scheduling.records import LEFTOVERS, PlayerId
 
 TABLE_SIZES = (3, 4)
+# Marked for translation where the league shows it (league.services.events).
+MIXED_REFUSED = (
+    "%(format)s does not seat tables of three and four: one player goes on from each table, "
+    "and coming out of a table of four is harder. Choose byes or bots."
+)
 
 
 def check_event(
@@ -29,6 +34,8 @@ def check_event(
         raise SchedulingError(
             f"Unknown leftover rule {leftover!r}; choose one of {', '.join(LEFTOVERS)}."
         )
+    if leftover == "mixed" and table_size != 3:
+        raise SchedulingError("Tables of three and four are for games of three players.")
     if rounds is not None and rounds < 1:
         raise SchedulingError(f"An event needs at least one round, not {rounds}.")
     duplicates = sorted(p for p, c in Counter(player_ids).items() if c > 1)

@@ -75,20 +75,20 @@ def check_seats(seats: Any, table: list[Seat]) -> list[int]:
     return numbers
 
 
-def _after(after_deal: Any, event: Event) -> int:
+def _after(after_deal: Any, n_deals: int) -> int:
     """`after_deal` as a number of deals: None (or 0) is before the first deal."""
     if after_deal is None:
         return 0
     if isinstance(after_deal, bool) or not isinstance(after_deal, int) or after_deal < 0:
         raise LeagueError(_("after_deal is the number of deals played before the absence"))
-    if after_deal > event.deals_per_match:
+    if after_deal > n_deals:
         raise LeagueError(
             ngettext(
                 "matches here last %(n)s deal: no absence after deal %(k)s",
                 "matches here last %(n)s deals: no absence after deal %(k)s",
-                event.deals_per_match,
+                n_deals,
             )
-            % {"n": event.deals_per_match, "k": after_deal}
+            % {"n": n_deals, "k": after_deal}
         )
     return after_deal
 
@@ -113,7 +113,7 @@ def _online_deals(fixture: Fixture, event: Event, absent: list[int], after: int)
             % {"n": fixture.number}
         )
     try:
-        scored = catalogue.score_record(record, n_deals=event.deals_per_match)
+        scored = catalogue.score_record(record, n_deals=event.deals_for(len(record["players"])))
     except catalogue.RecordError as exc:  # the table's own record: a bug, never the user's
         raise LeagueFault(f"table {fixture.table_ref}: its record does not score: {exc}") from None
     played = deals_played(scored, sheet=False)
@@ -175,7 +175,7 @@ def mark_absent(
         )
     actions.check(by, event, "mark_absent", fixture)
     absent = check_seats(seats, table)
-    after = _after(after_deal, event)
+    after = _after(after_deal, event.deals_for(len(table)))
     if fixture.table_ref:
         if grid is not None or sheet is not None:
             raise LeagueError(_("this table is played online: its deals come from the table"))

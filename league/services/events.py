@@ -148,7 +148,7 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
             _("the clock per move is 0 (no clock) to %(max)s seconds")
             % {"max": MAX_SECONDS_PER_MOVE}
         )
-    for _field, message in scoring_problems(fields):
+    for _field, message in scoring_problems(fields) + table_problems(fields):
         raise LeagueError(message)
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)
     check_schedule_fields(fields)  # time zone, asynchronous play, deadline policy
@@ -173,6 +173,67 @@ def check_bot_level(game: str, level: Any) -> None:
 def duplicate_formats() -> list[str]:
     """The formats an event may be scored in duplicate in (`Format.supports_duplicate`)."""
     return [fmt.name for fmt in registered_formats() if fmt.supports_duplicate]
+
+
+def table_problems(fields: dict[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) for each rule tables of three and four (leftover "mixed") break: a
+    game played at a table of four, a format that seats them, deals per match in threes (a
+    four plays 4/3 as many: whole rotations at both sizes), and no duplicate scoring."""
+    if fields.get("leftover") != Event.Leftover.MIXED:
+        return []
+    try:
+        info = catalogue.game(fields.get("game"))
+    except KeyError:
+        return []  # an unknown game is refused by its own check
+    problems = []
+    if info.seats != 3 or 4 not in info.table_sizes:
+        problems.append(
+            (
+                "leftover",
+                _("%(game)s is not played at tables of three and four; choose byes or bots")
+                % {"game": info.display_name},
+            )
+        )
+    try:
+        fmt = get_format(fields.get("format") or Event._meta.get_field("format").default)
+    except SchedulingError:
+        fmt = None  # check_format refuses it
+    if fmt is not None and not fmt.mixed_tables:
+        problems.append(
+            (
+                "leftover",
+                _(
+                    "%(format)s does not seat tables of three and four: one player goes on "
+                    "from each table, and coming out of a table of four is harder; choose "
+                    "byes or bots"
+                )
+                % {"format": _(fmt.title)},
+            )
+        )
+    deals = fields.get("deals_per_match", 3)
+    if isinstance(deals, int) and deals % 3:
+        problems.append(
+            (
+                "deals_per_match",
+                _(
+                    "with tables of three and four, deals per match come in threes (3, 6, "
+                    "9, …): a table of four plays 4/3 as many, so that everybody plays the "
+                    "same number and both sizes play whole rotations"
+                ),
+            )
+        )
+    if fields.get("scoring") == Event.Scoring.DUPLICATE:
+        problems.append(
+            (
+                "scoring",
+                _(
+                    "duplicate scoring compares tables that play the same deals; a table of "
+                    "four plays other deals than a table of three, so tables of three and "
+                    "four are scored by match points"
+                ),
+            )
+        )
+    return problems
 
 
 def scoring_problems(fields: dict[str, Any]) -> list[tuple[str, str]]:
@@ -276,6 +337,12 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
         for locked in LOCKED_ONCE_PLANNED:
             if locked in fields and fields[locked] != getattr(event, locked):
                 raise LeagueError(f"{locked.replace('_', ' ')} cannot change once rounds exist")
+        leftover = fields.get("leftover", event.leftover)
+        if Event.Leftover.MIXED in (leftover, event.leftover) and leftover != event.leftover:
+            # Byes and bots may swap between rounds; tables of four change deals and points.
+            raise LeagueError(
+                _("tables of three and four cannot be chosen or left once rounds exist")
+            )
         if int(fields.get("rounds", event.rounds)) < existing:
             raise LeagueError(f"{existing} rounds exist already; the event cannot have fewer")
     merged = {
@@ -288,6 +355,7 @@ def update_event(event: Event, *, by: Any, **fields: Any) -> Event:
         "format": event.format,
         "scoring": event.scoring,
         "duplicate_rank": event.duplicate_rank,
+        "leftover": event.leftover,
         **fields,
     }
     merged = check_event_fields(merged)

@@ -77,10 +77,10 @@ def _check_record_matches_fixture(fixture: Fixture, record: Any, names: list[str
         raise LeagueError("the record's variant flags differ from the event's")
     if record.get("dealer") != 0:
         raise LeagueError("seat 0 deals first at this table: the record's dealer must be 0")
-    if len(record.get("deals") or []) > event.deals_per_match:
+    n_deals = event.deals_for(len(names))
+    if len(record.get("deals") or []) > n_deals:
         raise LeagueError(
-            f"the record has {len(record['deals'])} deals; matches here last "
-            f"{event.deals_per_match}"
+            f"the record has {len(record['deals'])} deals; matches here last {n_deals}"
         )
 
 
@@ -94,10 +94,11 @@ def score_submission(
         raise LeagueError("the record or score sheet contains a NUL character")
     event = fixture.round.event
     names = [seat.player.name for seat in fixture.seats.all()]
+    n_deals = event.deals_for(len(names))  # a table of four plays 4/3 as many
     if record is not None:
         _check_record_matches_fixture(fixture, record, names)
         try:
-            scored = catalogue.score_record(record, n_deals=event.deals_per_match)
+            scored = catalogue.score_record(record, n_deals=n_deals)
         except catalogue.RecordError as exc:
             raise LeagueError(f"illegal record: {exc}") from None
     else:
@@ -108,7 +109,7 @@ def score_submission(
                 sheet,
                 dealer=0,
                 n_seats=len(names),
-                n_deals=event.deals_per_match,
+                n_deals=n_deals,
             )
         except catalogue.EngineError as exc:
             problem = {
@@ -119,8 +120,8 @@ def score_submission(
                 "message": str(exc),
             }
             raise SheetProblems(f"score sheet: {exc}", [problem]) from None
-        if len(scored["deals"]) > event.deals_per_match:
-            raise LeagueError(f"matches here last {event.deals_per_match} deals")
+        if len(scored["deals"]) > n_deals:
+            raise LeagueError(f"matches here last {n_deals} deals")
     if not scored["complete"] and not forfeited_seats:
         raise LeagueError("the match is not finished; only a forfeit can end it early")
     if any(s not in range(len(names)) for s in forfeited_seats):

@@ -54,13 +54,24 @@ def pair_history(event: Event) -> scheduling.PairHistory:
     return scheduling.PairHistory.from_tables(tables.values())
 
 
-def seat_counts(event: Event, table_size: int) -> dict[int, tuple[int, ...]]:
-    counts: dict[int, list[int]] = {}
-    for player_id, number in Seat.objects.filter(
+def seat_counts(event: Event, table_size: int) -> tuple[dict[int, tuple[int, ...]], Counter[int]]:
+    """Each player's rounds in each seat, and their rounds at a table of four among tables of
+    three (leftover "mixed"), whose seats are not counted: at a four every seat deals and
+    sits out alike (`scheduling.seating.seat_mixed_round`)."""
+    tables: dict[int, list[tuple[int, int]]] = {}
+    for fixture_id, player_id, number in Seat.objects.filter(
         fixture__round__event=event, fixture__round__status=Round.Status.PUBLISHED
-    ).values_list("player_id", "number"):
-        counts.setdefault(player_id, [0] * table_size)[number] += 1
-    return {p: tuple(c) for p, c in counts.items()}
+    ).values_list("fixture_id", "player_id", "number"):
+        tables.setdefault(fixture_id, []).append((player_id, number))
+    counts: dict[int, list[int]] = {}
+    fours: Counter[int] = Counter()
+    for seats in tables.values():
+        if len(seats) > table_size:
+            fours.update(player_id for player_id, _number in seats)
+            continue
+        for player_id, number in seats:
+            counts.setdefault(player_id, [0] * table_size)[number] += 1
+    return {p: tuple(c) for p, c in counts.items()}, fours
 
 
 def byes_had(event: Event) -> Counter[int]:
@@ -79,7 +90,7 @@ def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> li
     draw (`league.draws`) separates the rest.
     """
     rows = {row["player_id"]: row for row in compute_rows(event)}
-    seats = seat_counts(event, table_size)
+    seats, fours = seat_counts(event, table_size)
     byes = byes_had(event)
     started = any(row["matches_played"] or row["byes"] for row in rows.values())
 
@@ -101,6 +112,7 @@ def scheduler_players(event: Event, entries: list[Entry], table_size: int) -> li
             rating=entry.rating_at_entry,
             seat_counts=seats.get(entry.player_id, (0,) * table_size),
             byes=byes.get(entry.player_id, 0),
+            fours=fours[entry.player_id],
         )
         for position, entry in enumerate(order, start=1)
     ]
@@ -318,7 +330,8 @@ def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Rou
             f"cannot publish: {', '.join(gone)} withdrew; discard this draft and generate again"
         )
     table_size = catalogue.game(round_.event.game).seats
-    short = round_.fixtures.annotate(n=Count("seats")).exclude(n=table_size).first()
+    sizes = [table_size, 4] if round_.event.leftover == Event.Leftover.MIXED else [table_size]
+    short = round_.fixtures.annotate(n=Count("seats")).exclude(n__in=sizes).first()
     if short is not None:
         raise LeagueError(f"table {short.number} does not have {table_size} players")
     if round_.event.visibility == Event.Visibility.DRAFT:
@@ -445,7 +458,7 @@ def start_fixture_table(
         # without one (a bot plays for an absent person) plays at the event's.
         bot_level=min(levels) if levels else event.bot_level,
         variant=event.variant,
-        n_deals=event.deals_per_match,
+        n_deals=event.deals_for(len(seats)),  # a table of four plays 4/3 as many
         seconds_per_move=event.seconds_per_move,
         pace=event.pace,  # a turn-based pace: the fixture is played by the day
         on_timeout=event.on_timeout,

@@ -31,6 +31,7 @@ def match_records(event: Event) -> list[MatchRecord]:
         .values_list("id", "seats__player_id")
     ):
         seats_by_fixture.setdefault(fixture_id, []).append(player_id)
+    mixed = event.leftover == Event.Leftover.MIXED
     records = []
     for result in Result.objects.filter(fixture__round__event=event, current=True).values(
         "fixture_id",
@@ -42,6 +43,7 @@ def match_records(event: Event) -> list[MatchRecord]:
     ):
         players = tuple(seats_by_fixture[result["fixture_id"]])
         scored = result["scored"]
+        played = deals_played(scored, sheet=result["source"] in Result.FINISHED_DEALS)
         records.append(
             MatchRecord(
                 fixture_id=result["fixture_id"],
@@ -50,8 +52,10 @@ def match_records(event: Event) -> list[MatchRecord]:
                 payouts=tuple(scored["totals"]["payouts"]),
                 winners=tuple(players[s] for s in scored["winners"]),
                 forfeited=frozenset(players[s] for s in result["forfeited_seats"]),
-                deals_played=deals_played(scored, sheet=result["source"] in Result.FINISHED_DEALS),
+                deals_played=played,
                 absent=frozenset(players[s] for s in result["absent_seats"] or ()),
+                points_per_opponent=mixed_points(len(players)) if mixed else 1,
+                sat_out=sat_out(scored, played, len(players)),
             )
         )
     return records
@@ -64,9 +68,27 @@ def deals_played(scored: dict, *, sheet: bool) -> int:
     return len(scored["deals"]) - (0 if scored["complete"] or sheet else 1)
 
 
+def mixed_points(seats: int) -> int:
+    """Match points per opponent beaten in an event of tables of three and four: 3 at a
+    three, 2 at a four, so a table's best gets +6 and its last -6 at either size."""
+    return 6 // (seats - 1)
+
+
+def sat_out(scored: dict, played: int, seats: int) -> tuple[int, ...]:
+    """Deals each seat sat out (as a table of four's dealer) among the `played` first ones;
+    () at a table where nobody sits out."""
+    sitters = [deal.get("sitter") for deal in scored["deals"][:played]]
+    if all(s is None for s in sitters):
+        return ()
+    return tuple(sitters.count(seat) for seat in range(seats))
+
+
 def bye_records(event: Event) -> list[ByeRecord]:
+    # A bye's points count opponents beaten at a table of four (`MAX_BYE_MATCH_POINTS`):
+    # worth 2 each among tables of three and four (`mixed_points`).
+    scale = mixed_points(4) if event.leftover == Event.Leftover.MIXED else 1
     return [
-        ByeRecord(player_id=player_id, round_no=number, match_points=points)
+        ByeRecord(player_id=player_id, round_no=number, match_points=scale * points)
         for player_id, number, points in Bye.objects.filter(
             round__event=event, round__status="published"
         ).values_list("player_id", "round__number", "match_points")

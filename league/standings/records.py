@@ -24,6 +24,9 @@ class MatchRecord:
     zero-sum. `winners` are player ids (the game's own definition); `forfeited` holds the
     players who lost the match by clock or withdrawal — they rank below every other seat;
     `absent` those of them who were absent (a no-show, or one who left: the absence mark).
+    Tables of three and four in one event: `points_per_opponent` weighs each opponent beaten
+    (3 at a three, 2 at a four, so that both give -6 to +6) and `sat_out[i]` counts the deals
+    `players[i]` sat out as the dealer of a table of four (not deals played).
     """
 
     fixture_id: int
@@ -34,6 +37,8 @@ class MatchRecord:
     forfeited: frozenset[int]
     deals_played: int
     absent: frozenset[int] = frozenset()
+    points_per_opponent: int = 1
+    sat_out: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,8 @@ _FORFEIT = float(
 
 
 def pairwise_points(match: MatchRecord) -> tuple[int, ...]:
-    """Each seat's match points: +1 per opponent below it, -1 per opponent above it.
+    """Each seat's match points: +1 per opponent below it, -1 per opponent above it (times
+    `points_per_opponent` in an event of tables of three and four).
 
     A forfeiter compares as below every non-forfeiter and equal to other forfeiters, whatever
     the payouts of the deals actually played (those still count in total payouts).
@@ -27,7 +28,8 @@ def pairwise_points(match: MatchRecord) -> tuple[int, ...]:
     keys = _keys(match)
     ordered = sorted(keys)
     n = len(keys)
-    return tuple(bisect_left(ordered, k) + bisect_right(ordered, k) - n for k in keys)
+    per = match.points_per_opponent
+    return tuple(per * (bisect_left(ordered, k) + bisect_right(ordered, k) - n) for k in keys)
 
 
 def _keys(match: MatchRecord) -> list[float]:
@@ -103,14 +105,16 @@ def tally_event(
         forfeited = m.forfeited
         payouts = m.payouts
         deals = m.deals_played
+        per = m.points_per_opponent
+        sat_out = m.sat_out or (0,) * n
         for i, p in enumerate(seats):
             t = tallies[p]
             k = keys[i]
             t.matches_played += 1
             t.total_payouts += payouts[i]
-            t.deals_played += deals
+            t.deals_played += deals - sat_out[i]
             # (#opponents below) - (#opponents above), from the sorted keys in two C calls.
-            t.match_points += bisect_left(ordered, k) + bisect_right(ordered, k) - n
+            t.match_points += per * (bisect_left(ordered, k) + bisect_right(ordered, k) - n)
             if p in winners:
                 t.wins += 1
             if p in forfeited:
@@ -124,7 +128,7 @@ def tally_event(
                 for j in range(i + 1, n):
                     q = seats[j]
                     o = keys[j]
-                    sign = (k > o) - (k < o)
+                    sign = per * ((k > o) - (k < o))
                     row[q] = row.get(q, 0) + sign
                     back = pairs[q]
                     back[p] = back.get(p, 0) - sign
@@ -162,6 +166,8 @@ def _check_match(m: MatchRecord, tallies: dict[int, PlayerTally], seen: set[int]
             f"fixture {m.fixture_id}: seats {seats} / payouts {m.payouts} are not 3 or 4 "
             "distinct players with one payout each"
         )
+    if m.sat_out and len(m.sat_out) != n:
+        raise StandingsFault(f"fixture {m.fixture_id}: deals sat out {m.sat_out} for {seats}")
     if sum(m.payouts) != 0:
         raise StandingsFault(f"fixture {m.fixture_id}: payouts {m.payouts} do not sum to zero")
     for p in seats:

@@ -71,7 +71,7 @@ def record_for(fixture: Fixture, seed: int = 0) -> dict:
         event.game,
         players=names,
         variant=event.variant,
-        n_deals=event.deals_per_match,
+        n_deals=event.deals_for(len(names)),
         seed=seed + fixture.pk,
     )
 

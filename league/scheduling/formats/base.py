@@ -82,6 +82,9 @@ class Format:
     # plays the same deals): the format decides who meets whom, the scoring the standings.
     # A knockout advances on each table's own result, which duplicate does not score.
     supports_duplicate: ClassVar[bool] = False
+    # Whether the format seats tables of three and four (leftover "mixed"); a knockout does not:
+    # one goes on from each table, and a table of four would be harder to come out of.
+    mixed_tables: ClassVar[bool] = True
     # How the standings rank: "points" (match points, then the event's tie-breaks) or
     # "knockout" (the round reached, then the stated order; league.standings.knockout).
     standings_mode: ClassVar[str] = "points"

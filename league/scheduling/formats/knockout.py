@@ -32,6 +32,7 @@ class Knockout(Format):
     late_entries = False
     needs_results = True
     short_field = True
+    mixed_tables = False
     standings_mode = "knockout"
     decided_message = gettext_noop("the final has been played: the knockout is decided")
 

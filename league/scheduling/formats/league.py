@@ -14,9 +14,9 @@ from random import Random
 from league.scheduling import local_search
 from league.scheduling.formats.base import Format, gettext_noop, seat_counts
 from league.scheduling.league import build_league_schedule
-from league.scheduling.leftovers import choose_byes, table_sizes
+from league.scheduling.leftovers import choose_byes, choose_fours, table_sizes
 from league.scheduling.records import PairHistory, PlayerRecord, RoundPlan
-from league.scheduling.seating import seat_round
+from league.scheduling.seating import seat_mixed_round, seat_round
 
 # Annealing steps per player when one league round is planned around what was played.
 _FALLBACK_ITERATIONS_PER_PLAYER = 3000
@@ -90,8 +90,21 @@ def history_aware_round(
         if a in index and b in index:
             counts[index[a]][index[b]] = counts[index[b]][index[a]] = m
     sitting = [index[p.id] for p in ordered if p.id not in bye_ids]
-    tables = local_search.greedy_round(sitting, sizes, counts, rng)
-    tables = local_search.optimise(n, [tables], counts, rng, _FALLBACK_ITERATIONS_PER_PLAYER * n)[0]
+    budget = _FALLBACK_ITERATIONS_PER_PLAYER * n
     seats = {p.id: seat_counts(p, table_size) for p in ordered}
+    if 4 in sizes and table_size == 3:  # tables of three and four
+        at_fours = [s for s in sizes if s == 4]
+        present = [ordered[i] for i in sitting]
+        chosen = {p.id for p in choose_fours(present, 4 * len(at_fours), lambda p: lottery[p.id])}
+        fours = [index[p.id] for p in present if p.id in chosen]
+        threes = [index[p.id] for p in present if p.id not in chosen]
+        tables = local_search.greedy_round(fours, at_fours, counts, rng)
+        tables += local_search.greedy_round(threes, [3] * (len(sizes) - len(at_fours)), counts, rng)
+        four_counts = [p.fours + (p.id in chosen) for p in ordered]
+        tables = local_search.optimise(n, [tables], counts, rng, budget, four_counts)[0]
+        labelled = [[ordered[i].id for i in t] for t in tables]
+        return RoundPlan(seat_mixed_round(labelled, seats), tuple(sorted(bye_ids)))
+    tables = local_search.greedy_round(sitting, sizes, counts, rng)
+    tables = local_search.optimise(n, [tables], counts, rng, budget)[0]
     labelled = [[ordered[i].id for i in t] + [None] * (table_size - len(t)) for t in tables]
     return RoundPlan(seat_round(labelled, seats, table_size), tuple(sorted(bye_ids)))

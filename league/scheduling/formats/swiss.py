@@ -81,6 +81,7 @@ def simulate_swiss(
     points = [0.0] * n_players
     seats = [[0] * table_size for _ in range(n_players)]
     byes = [0] * n_players
+    fours = [0] * n_players
     plans: list[RoundPlan] = []
     tables_so_far: list = []
     history = PairHistory()
@@ -94,6 +95,7 @@ def simulate_swiss(
                 match_points=points[p],
                 seat_counts=tuple(seats[p]),
                 byes=byes[p],
+                fours=fours[p],
             )
             for p in range(n_players)
         ]
@@ -102,7 +104,11 @@ def simulate_swiss(
         for table in plan.tables:
             humans = [p for p in table if p is not None]
             for seat, p in enumerate(table):
-                if p is not None:
+                if p is None:
+                    continue
+                if len(table) > table_size:  # a table of four among threes
+                    fours[p] += 1
+                else:
                     seats[p][seat] += 1
             finish = sorted(humans, key=lambda p: -(strength[p] + rng.gauss(0.0, 1.0)))
             for place, p in enumerate(finish):

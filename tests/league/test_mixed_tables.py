@@ -1,0 +1,84 @@
+"""An event of tables of three and four: 13 players, a league played to its standings with no
+bye and no bot; the event's rules refused where they cannot hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from league.errors import LeagueError
+from league.models import Bye, Event, Fixture, Seat
+from league.services import events as event_services
+from league.services.standings import compute_rows, match_records
+from league.standings import tally_event
+
+from .conftest import play_round
+
+
+@pytest.fixture
+def league13(make_event):
+    return make_event(
+        "saichugen", players=13, format="league", rounds=4, deals_per_match=3, leftover="mixed"
+    )
+
+
+def test_a_league_of_13_is_played_to_its_standings_without_byes_or_bots(league13, alice):
+    for r in range(4):
+        play_round(league13, alice, seed=100 * r)
+    assert not Bye.objects.filter(round__event=league13).exists()
+    assert not Seat.objects.filter(fixture__round__event=league13, player__is_bot=True).exists()
+    fixtures = Fixture.objects.filter(round__event=league13).prefetch_related("seats", "results")
+    fours = [f for f in fixtures if f.seats.count() == 4]
+    assert len(fours) == 4 and len(fixtures) == 16  # one four and three threes a round
+    for fixture in fours:
+        scored = next(r for r in fixture.results.all() if r.current).scored
+        assert len(scored["deals"]) == 4  # 4/3 of the event's 3 deals
+        assert [d["sitter"] for d in scored["deals"]] == [0, 1, 2, 3]
+    at_four = {s.player_id for f in fours for s in f.seats.all()}
+    assert len(at_four) == 13 or len(at_four) == 16 - 3  # nobody twice before all once
+    rows = {row["player_id"]: row for row in compute_rows(league13)}
+    assert len(rows) == 13
+    # Everybody played the same number of deals: 3 a round, whether at a three or a four.
+    tally = tally_event(list(rows), match_records(league13))
+    assert {t.deals_played for t in tally.players.values()} == {12}
+    assert {row["matches_played"] for row in rows.values()} == {4}
+    # Match points are zero-sum and on one scale: -6 to +6 a match at either size.
+    assert sum(row["match_points"] for row in rows.values()) == 0
+    assert all(abs(row["match_points"]) <= 24 for row in rows.values())
+
+
+def test_match_points_at_a_four_and_a_three_have_one_scale(league13, alice):
+    round_ = play_round(league13, alice)
+    rows = {row["player_id"]: row for row in compute_rows(league13)}
+    for fixture in round_.fixtures.prefetch_related("seats", "results"):
+        scored = next(r for r in fixture.results.all() if r.current).scored
+        seats = [s.player_id for s in fixture.seats.order_by("number")]
+        payouts = scored["totals"]["payouts"]
+        best = max(range(len(seats)), key=lambda i: payouts[i])
+        if payouts.count(payouts[best]) == 1:
+            assert rows[seats[best]]["match_points"] == 6
+        worst = min(range(len(seats)), key=lambda i: payouts[i])
+        if payouts.count(payouts[worst]) == 1:
+            assert rows[seats[worst]]["match_points"] == -6
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"game": "mediatore"}, "not played at tables of three and four"),
+        ({"format": "knockout"}, "does not seat tables of three and four"),
+        ({"deals_per_match": 4}, "come in threes"),
+        ({"scoring": "duplicate"}, "scored by match points"),
+    ],
+)
+def test_rules_tables_of_three_and_four_cannot_keep_are_refused(alice, fields, message):
+    base = {
+        "name": "Mixed",
+        "game": "saichugen",
+        "rounds": 3,
+        "deals_per_match": 3,
+        "format": "league",
+        "leftover": "mixed",
+    }
+    with pytest.raises(LeagueError, match=message):
+        event_services.create_event(alice, **{**base, **fields})
+    assert not Event.objects.filter(name="Mixed").exists()
