@@ -8,6 +8,7 @@ import pytest
 from league.errors import LeagueError
 from league.models import Bye, Event, Fixture, Seat
 from league.services import events as event_services
+from league.services import rounds as round_services
 from league.services.standings import compute_rows, match_records
 from league.standings import tally_event
 
@@ -82,3 +83,51 @@ def test_rules_tables_of_three_and_four_cannot_keep_are_refused(alice, fields, m
     with pytest.raises(LeagueError, match=message):
         event_services.create_event(alice, **{**base, **fields})
     assert not Event.objects.filter(name="Mixed").exists()
+
+
+def test_the_event_form_offers_tables_of_four_only_where_the_game_has_them():
+    from league.forms.events import EventForm
+
+    mixed = Event.Leftover.MIXED
+    saichugen = EventForm(game="saichugen")
+    assert mixed in dict(saichugen.fields["leftover"].choices)
+    assert "8 at a four" in str(saichugen.fields["leftover"].help_text)  # 6 deals: 8 at a four
+    assert mixed not in dict(EventForm(game="mediatore").fields["leftover"].choices)
+
+
+def test_tables_of_four_cannot_be_chosen_or_left_once_rounds_exist(league13, make_event, alice):
+    play_round(league13, alice)
+    with pytest.raises(LeagueError, match="cannot be chosen or left"):
+        event_services.update_event(league13, by=alice, leftover="bye")
+    byes = make_event("three_five_eight", players=7, format="league", deals_per_match=3)
+    play_round(byes, alice)
+    with pytest.raises(LeagueError, match="cannot be chosen or left"):
+        event_services.update_event(byes, by=alice, leftover="mixed")
+    event_services.update_event(byes, by=alice, leftover="bot")  # byes and bots may swap
+    # Deals per match cannot leave threes by an edit that leaves the rule out.
+    fresh = make_event("schieberamsch", players=7, deals_per_match=3, leftover="mixed")
+    with pytest.raises(LeagueError, match="come in threes"):
+        event_services.update_event(fresh, by=alice, deals_per_match=4)
+
+
+def test_pages_show_a_table_of_four_with_its_deals(client, league13, alice):
+    from django.urls import reverse
+
+    round_ = play_round(league13, alice)
+    client.force_login(alice)
+    sheets = client.get(reverse("league:round_sheets", args=[league13.slug, round_.number]))
+    assert sheets.status_code == 200
+    help_page = client.get(reverse("league:event_help", args=[league13.slug]))
+    assert help_page.status_code == 200
+    text = help_page.content.decode()
+    assert 'id="tables-of-four"' in text and "plays 4 deals where a table of three plays 3" in text
+
+
+def test_a_typed_score_sheet_at_a_table_of_four_is_refused_with_the_way_out(league13, alice):
+    from league.services.results import score_submission
+
+    round_ = round_services.generate_round(league13, by=alice)
+    round_services.publish_round(round_, by=alice)
+    four = next(f for f in round_.fixtures.all() if f.seats.count() == 4)
+    with pytest.raises(Exception, match="enter the table's game record, or play the table online"):
+        score_submission(four, sheet={"deals": [{}]}, forfeited_seats=[])
