@@ -195,11 +195,14 @@ def _problem(exc: Any) -> dict[str, Any]:
     }
 
 
-def sheet_grid(game_name: str, variant: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+def sheet_grid(
+    game_name: str, variant: dict[str, Any], layout: str = FULL, n_seats: int | None = None
+) -> dict[str, Any]:
     """The game's score grid under this variant in a layout: ``{"game", "seats", "layout",
     "layouts", "fields": [...]}``, each field's name, English label, kind, bounds, choices,
-    per-seat flag, sum and `when`. Raises `EngineError` for a layout the game does not offer."""
-    return describe_grid(game_name, variant, layout)
+    per-seat flag, sum and `when`. Raises `EngineError` for a layout the game does not offer.
+    `n_seats`: a table of four of a game of three (the sitter's cells blank)."""
+    return describe_grid(game_name, variant, layout, n_seats)
 
 
 def grid_layout_choices(game_name: str, variant: dict[str, Any]) -> list[dict[str, str]]:
@@ -213,20 +216,29 @@ def grid_input_name(deal: int, field: str, seat: int | None = None) -> str:
 
 
 def read_grid(
-    game_name: str, variant: dict[str, Any], n_rows: int, get: Any, layout: str = FULL
+    game_name: str,
+    variant: dict[str, Any],
+    n_rows: int,
+    get: Any,
+    layout: str = FULL,
+    n_seats: int | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Grid rows of a layout from a form's inputs (`get(name)` gives an input's text; names as
     `grid.input_name`), and the inputs that hold no value of their kind (as problems)."""
-    rows, problems = read_form(game_name, variant, n_rows, get, layout)
+    rows, problems = read_form(game_name, variant, n_rows, get, layout, n_seats)
     return rows, [_problem(p) for p in problems]
 
 
 def grid_sheet(
-    game_name: str, variant: dict[str, Any], rows: Any, layout: str = FULL
+    game_name: str,
+    variant: dict[str, Any],
+    rows: Any,
+    layout: str = FULL,
+    n_seats: int | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The score sheet a grid of this layout stands for, and every problem found (field by
     field); the sheet counts only without problems."""
-    sheet, problems = grid_to_sheet(game_name, variant, rows, layout)
+    sheet, problems = grid_to_sheet(game_name, variant, rows, layout, n_seats)
     return sheet, [_problem(p) for p in problems]
 
 

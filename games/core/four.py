@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from games.core.base import Event, Match, Move, refuse
 from games.core.cards import deal_chunks, seeded_rng
 from games.core.errors import EngineFault, IllegalAction, VariantError
+from games.core.four_sheet import FourSheet
 
 FOUR = 4
 INNER_DEALER = 2  # the third player after the sitter takes the dealer's roles
@@ -195,6 +196,8 @@ class FourSeats(Match):
         for name in cls._SHARED:
             if name not in cls.__dict__:
                 setattr(cls, name, getattr(inner, name))
+        if "SHEET" not in cls.__dict__:  # the game's own sheet rules, a deal at a time
+            cls.SHEET = FourSheet.over(inner.SHEET)
         cls.REASONS = inner.REASONS | {"sits_out"}
 
     # ------------------------------------------------------------------ construction

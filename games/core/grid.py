@@ -38,10 +38,15 @@ __all__ = [
 TRUE = {"on", "1", "true", "yes"}
 
 
-def _rules(game: str, variant: dict[str, Any]) -> tuple[SheetRules, int, dict[str, Any]]:
+def _rules(
+    game: str, variant: dict[str, Any], n_seats: int | None = None
+) -> tuple[SheetRules, int, dict[str, Any]]:
+    """The sheet rules at a table of `n_seats` (None, or a size the game is not played at:
+    its own; four of a game of three: `four_sheet.FourSheet`, the sitter's cells blank)."""
     spec = get_game(game)
     variant = spec.validate_variant(variant)
-    return spec.engine.SHEET(variant, spec.display_name), spec.seats, variant
+    seats = n_seats if n_seats in spec.table_sizes else spec.seats
+    return spec.engine_for(seats).SHEET(variant, spec.display_name), seats, variant
 
 
 def _fields_of(rules: SheetRules, layout: str) -> list[GridField]:
@@ -80,10 +85,12 @@ def grid_layouts(game: str, variant: dict[str, Any]) -> list[dict[str, str]]:
     ]
 
 
-def describe_grid(game: str, variant: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
+def describe_grid(
+    game: str, variant: dict[str, Any], layout: str = FULL, n_seats: int | None = None
+) -> dict[str, Any]:
     """The grid of a game under a variant in one layout, as JSON data: its seats, its fields
     and the layouts offered. Raises `SheetError` for a layout the game does not offer."""
-    rules, seats, _ = _rules(game, variant)
+    rules, seats, _ = _rules(game, variant, n_seats)
     fields = _layout_fields(rules, layout) if layout != FULL else rules.grid()
     return {
         "game": game,
@@ -136,11 +143,12 @@ def read_form(
     n_rows: int,
     get: Callable[[str], str | None],
     layout: str = FULL,
+    n_seats: int | None = None,
 ) -> tuple[list[dict[str, Any]], list[SheetError]]:
     """Rows from a form's text inputs (`get(name)`) in a layout, and the inputs that hold no
     value of their field's kind. A field the row does not ask is blank; blank rows at the end
     are left out. A layout the game does not offer is one problem (no deal), and no rows."""
-    rules, seats, _ = _rules(game, variant)
+    rules, seats, _ = _rules(game, variant, n_seats)
     try:
         fields = _layout_fields(rules, layout)
     except SheetError as exc:
@@ -270,12 +278,13 @@ def check_row(
 
 
 def grid_to_sheet(
-    game: str, variant: dict[str, Any], rows: Any, layout: str = FULL
+    game: str, variant: dict[str, Any], rows: Any, layout: str = FULL, n_seats: int | None = None
 ) -> tuple[dict[str, Any], list[SheetError]]:
     """The sheet a grid of this layout stands for (``{"deals": [...]}``, blank rows at the end
     left out) and every problem found on the way (none: the sheet is what the rules will
-    score). Every layout of a game gives the same sheet for the same deals."""
-    rules, seats, _ = _rules(game, variant)
+    score). Every layout of a game gives the same sheet for the same deals. At a table of
+    four the sitter's cells of each row must be blank (`SheetRules.blank_seat`)."""
+    rules, seats, _ = _rules(game, variant, n_seats)
     try:
         fields = _layout_fields(rules, layout)
     except SheetError as exc:
@@ -296,7 +305,10 @@ def grid_to_sheet(
             message = "this deal is empty, but a later one is filled in"
             problems.append(SheetError(f"deal {d}: {message}", deal=d, reason=message))
             continue
-        clean, found = check_row(fields, row, seats, d)
+        rules.start_row(d)
+        row, found = _without_blank_seat(fields, row, rules.blank_seat(), d)
+        if not found:
+            clean, found = check_row(fields, row, seats, d)
         problems += found
         if found:
             continue
@@ -305,6 +317,26 @@ def grid_to_sheet(
         except SheetError as exc:
             problems.append(_named(exc, d, exc.field, exc.seat))
     return {"deals": deals}, problems
+
+
+def _without_blank_seat(
+    fields: Sequence[GridField], row: Any, seat: int | None, deal: int
+) -> tuple[Any, list[SheetError]]:
+    """The row with the cells of the seat that sits the deal out (None: nobody) checked blank
+    and filled with 0, so the row checks as a whole; a problem for each filled one."""
+    if seat is None or not isinstance(row, dict):
+        return row, []
+    row = dict(row)
+    problems = []
+    for field in fields:
+        value = row.get(field.name)
+        if not field.per_seat or not isinstance(value, list) or len(value) <= seat:
+            continue
+        if value[seat] not in (None, "", 0):
+            message = f"seat {seat} sits out this deal: leave it blank"
+            problems.append(_named(SheetError(message), deal, field.name, seat))
+        row[field.name] = [0 if s == seat else v for s, v in enumerate(value)]
+    return row, problems
 
 
 def check_grid(
@@ -320,7 +352,7 @@ def check_grid(
     """A grid as it is being typed: each deal's scores, payouts and running totals as far as the
     rows are right, and every problem (field by field). `sheet` and `scored` are set only when
     there is no problem (the grid is ready to count; `scored` may still be incomplete)."""
-    sheet, problems = grid_to_sheet(game, variant, rows, layout)
+    sheet, problems = grid_to_sheet(game, variant, rows, layout, n_seats)
     out: dict[str, Any] = {"deals": [], "problems": problems, "sheet": None, "scored": None}
     first_bad = min((p.deal for p in problems if p.deal is not None), default=None)
     if any(p.deal is None for p in problems):

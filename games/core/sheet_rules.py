@@ -183,6 +183,16 @@ class SheetRules(ABC):
         `LAYOUTS`; none: no grid)."""
         return []
 
+    def start_row(self, index: int) -> None:
+        """The deal (from 0) the next `from_row` converts; at a table of four it says who sits
+        out (`four_sheet.FourSheet`)."""
+        return None
+
+    def blank_seat(self) -> int | None:
+        """The seat whose cells the row started (`start_row`) leaves blank: a table of four's
+        sitter; None at a table where everybody plays every deal."""
+        return None
+
     def from_row(self, row: dict[str, Any], layout: str = FULL) -> dict[str, Any]:
         """One grid row of this layout — the fields `grid` asks for under this row's answers,
         checked against their own bounds, blanks as None — as a sheet deal. Called in deal order

@@ -54,11 +54,13 @@ def score_sheet(
     spec = get_game(game)
     variant = spec.validate_variant(variant)
     n = spec.seats
+    engine = spec.engine
     if n_seats is not None and n_seats != n and n_seats in spec.table_sizes:
-        raise SheetError(
-            f"a score sheet of {spec.display_name} at a table of {n_seats} cannot be typed "
-            "yet: enter the table's game record, or play the table online"
-        )
+        # A table of four of a game of three: the dealer sits out (four_sheet.FourSheet).
+        n, engine = n_seats, spec.engine_for(n_seats)
+        problem = engine.four_problem(variant)  # 3-5-8's Woburn bidding, say
+        if problem:
+            raise SheetError(problem)
     if n_seats is not None and n_seats != n:
         raise SheetError(f"{spec.display_name} is played by {n}, not {n_seats}")
     if (
@@ -67,7 +69,7 @@ def score_sheet(
         or not sheet["deals"]
     ):
         raise SheetError('a score sheet is {"deals": [...]} with at least one deal')
-    rules = spec.engine.SHEET(variant, spec.display_name)
+    rules = engine.SHEET(variant, spec.display_name)
     deals, totals_s, totals_p = [], [0] * n, [0] * n
     for index, deal in enumerate(sheet["deals"]):
         try:
@@ -84,6 +86,8 @@ def score_sheet(
         except SheetError as exc:
             raise exc.at_deal(index) from None
         deals.append({"dealer": dealer, "scores": scores, "payouts": payouts})
+        if n != spec.seats:
+            deals[-1]["sitter"] = dealer  # records.md: at a table of four the dealer sits out
         totals_s = [a + b for a, b in zip(totals_s, scores, strict=True)]
         totals_p = [a + b for a, b in zip(totals_p, payouts, strict=True)]
         dealer = (dealer + 1) % n

@@ -9,12 +9,45 @@ from typing import Any
 
 from games.core.base import Match
 from games.core.four import FOUR, FourSeats, SeatFields, Seating
+from games.core.four_sheet import FourSheet, playing
 from games.core.hints import gettext_noop
-from games.three_five_eight.engine import EXCHANGE, ThreeFiveEightMatch, exchange_plan
+from games.core.sheet_rules import SheetRules
+from games.three_five_eight.engine import (
+    EXCHANGE,
+    ThreeFiveEightMatch,
+    ThreeFiveEightSheet,
+    exchange_plan,
+)
+
+
+class ThreeFiveEightFourSheet(FourSheet.over(ThreeFiveEightSheet)):  # type: ignore[misc]
+    """3-5-8's sheet at a table of four: the balance is the table's, and a hand ends the
+    match by the same rule as `ThreeFiveEightFour._early_winners`."""
+
+    def _ended(self, rules: SheetRules, sitter: int, scores: list[int]) -> None:
+        v = self.variant
+        if v["fixed_length"]:
+            return
+        if v["targets"] == "6-3-8":
+            best = max(self.balances)
+            if best >= 10 and self.balances.count(best) == 1:
+                self.winner = self.balances.index(best)
+            return
+        for seat in reversed(playing(sitter)):
+            if scores[seat] >= v["win_tricks"]:
+                self.winner = seat
+                return
+
+    def winners(self, scores: list[int], payouts: list[int]) -> list[int]:
+        if self.winner is not None:
+            return [self.winner]
+        best = max(self.balances)
+        return [i for i, b in enumerate(self.balances) if b == best]
 
 
 class ThreeFiveEightFour(FourSeats):
     INNER = ThreeFiveEightMatch
+    SHEET = ThreeFiveEightFourSheet
     # ``dealer`` in a view is the seat with the dealer's target (who names trumps); the sitter
     # is who dealt (``dealt_by``).
     FIELDS = SeatFields.of(

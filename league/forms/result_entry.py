@@ -59,9 +59,15 @@ class ScoreGrid:
         self.layout = layout
         offered = {c["name"] for c in self.layouts}
         self.shown_layout = layout if layout in offered else catalogue.FULL_GRID
-        self.description = catalogue.sheet_grid(event.game, event.variant, self.shown_layout)
+        seats = len(self.names)
+        self.description = catalogue.sheet_grid(
+            event.game, event.variant, self.shown_layout, n_seats=seats
+        )
         self.fields = self.description["fields"]
-        self.n_rows = max(event.deals_per_match, len(rows or []))
+        # A table of four of a game of three: its dealer sits out each deal (4/3 the deals).
+        self.sits_out = seats > catalogue.game(event.game).seats
+        self.n_deals = event.deals_for(seats)
+        self.n_rows = max(self.n_deals, len(rows or []))
         self.rows = list(rows or [])
         self.problems = list(problems)
         self.check: dict[str, Any] | None = None
@@ -71,8 +77,9 @@ class ScoreGrid:
         """The grid as posted (inputs named by `catalogue.grid_input_name`, its layout by
         `layout`; none: the full grid)."""
         layout = data.get("layout") or catalogue.FULL_GRID
+        n_deals = event.deals_for(len(names))
         rows, problems = catalogue.read_grid(
-            event.game, event.variant, event.deals_per_match, data.get, layout
+            event.game, event.variant, n_deals, data.get, layout, n_seats=len(names)
         )
         return cls(event, names, rows, problems, layout)
 
@@ -98,7 +105,7 @@ class ScoreGrid:
             self.event.variant,
             self.rows,
             n_seats=len(self.names),
-            n_deals=self.event.deals_per_match,
+            n_deals=self.n_deals,
             layout=self.layout,
         )
         seen = {problem_key(p) for p in self.problems}
@@ -195,6 +202,7 @@ class ScoreGrid:
                             "value": _shown(self._value(row, field, s)),
                             "aria": f"{item['label']}, {self.names[s]}",
                             "error": errors.get(catalogue.grid_input_name(d, field["name"], s)),
+                            "sits_out": self.sits_out and s == d % n,
                         }
                         for s in range(n)
                     ]
@@ -216,6 +224,7 @@ class ScoreGrid:
                     "index": d,
                     "number": d + 1,
                     "dealer": self.names[dealer],
+                    "sits_out": self.sits_out,
                     "seat_fields": seat_fields,
                     "deal_fields": deal_fields,
                     "outcome": outcome,

@@ -102,12 +102,12 @@ def paper_grid(description: Mapping[str, Any], names: Sequence[str]) -> dict[str
         kind = "tick" if field["kind"] == "bool" else field["kind"]
         if field["per_seat"]:
             top.append({"label": label, "colspan": n, "rowspan": 1, "kind": kind})
-            cells += [{"kind": kind, "first": s == 0} for s in range(n)]
+            cells += [{"kind": kind, "first": s == 0, "seat": s} for s in range(n)]
         else:
             top.append({"label": label, "colspan": 1, "rowspan": 2, "kind": kind})
             cells.append({"kind": kind, "first": True})
     top.append({"label": _("Payout"), "colspan": n, "rowspan": 1, "kind": "payout"})
-    cells += [{"kind": "payout", "first": s == 0} for s in range(n)]
+    cells += [{"kind": "payout", "first": s == 0, "seat": s} for s in range(n)]
     per_seat_groups = sum(1 for f in fields if f["per_seat"]) + 1
     return {
         "top": top,
@@ -132,6 +132,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
     )
     description = catalogue.sheet_grid(event.game, event.variant)
+    seats_of_game = catalogue.game(event.game).seats
     deals = range(1, event.deals_per_match + 1)
     sheets = []
     for fixture in fixtures:
@@ -141,8 +142,15 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "fixture": fixture,
                 "seats": seats,
                 "grid": paper_grid(description, [s.player.name for s in seats]),
-                # a table of four among threes plays 4/3 as many (Event.deals_for)
-                "deals": range(1, event.deals_for(len(seats)) + 1),
+                # a table of four among threes plays 4/3 as many (Event.deals_for), and each
+                # deal's dealer sits it out: his cells are shaded
+                "rows": [
+                    {
+                        "number": k + 1,
+                        "sitter": k % len(seats) if len(seats) > seats_of_game else None,
+                    }
+                    for k in range(event.deals_for(len(seats)))
+                ],
             }
         )
     context = {

@@ -164,7 +164,9 @@ def result_enter(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
                         grid=(grid.rows or None) if full else None,
                         sheet=None
                         if full or not grid.rows
-                        else result_services.sheet_of_grid(event, grid.rows, grid.layout),
+                        else result_services.sheet_of_grid(
+                            event, grid.rows, grid.layout, n_seats=len(names)
+                        ),
                     )
                 else:
                     result_services.record_result(

@@ -138,7 +138,7 @@ def _typed_deals(
             )
         return DealsPlayed()
     if grid is not None:
-        sheet = sheet_of_grid(event, grid)
+        sheet = sheet_of_grid(event, grid, n_seats=fixture.seats.count())
     scored = score_submission(fixture, sheet=sheet, forfeited_seats=absent)
     if scored["complete"]:
         raise LeagueError(_("these deals are the whole match: enter its result instead"))

@@ -33,12 +33,15 @@ class SheetProblems(LeagueError):
         self.problems = problems
 
 
-def sheet_of_grid(event: Any, grid: Any, layout: Any = catalogue.FULL_GRID) -> dict[str, Any]:
-    """The score sheet a grid of this layout stands for under the event's game and variant, or
-    SheetProblems naming every field that is wrong (or the layout, if the game has no such)."""
+def sheet_of_grid(
+    event: Any, grid: Any, layout: Any = catalogue.FULL_GRID, *, n_seats: int | None = None
+) -> dict[str, Any]:
+    """The score sheet a grid of this layout stands for under the event's game and variant, at
+    a table of `n_seats` (a table of four: the sitter's cells blank), or SheetProblems naming
+    every field that is wrong (or the layout, if the game has no such)."""
     if _has_nul(grid) or _has_nul(layout):
         raise LeagueError(_("the score grid contains a NUL character"))
-    sheet, problems = catalogue.grid_sheet(event.game, event.variant, grid, layout)
+    sheet, problems = catalogue.grid_sheet(event.game, event.variant, grid, layout, n_seats)
     if problems:
         raise SheetProblems("score grid: " + "; ".join(p["message"] for p in problems), problems)
     return sheet
@@ -191,7 +194,7 @@ def record_result(
     if grid is not None:
         if record is not None or sheet is not None:
             raise LeagueError(_("give either a game record, a score sheet or a score grid"))
-        sheet = sheet_of_grid(event, grid, grid_layout)
+        sheet = sheet_of_grid(event, grid, grid_layout, n_seats=fixture.seats.count())
     else:
         grid_layout = catalogue.FULL_GRID
     scored = score_submission(fixture, record=record, sheet=sheet, forfeited_seats=forfeited_seats)

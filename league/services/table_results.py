@@ -144,7 +144,7 @@ def submit_grid(
     layout; a different one disputes every open grid; the player's own open grid is replaced.
     Refused (SheetProblems) if the rules refuse the grid."""
     fixture, event, seats, seat = _player_may_act(by, fixture)
-    sheet = sheet_of_grid(event, grid, layout)
+    sheet = sheet_of_grid(event, grid, layout, n_seats=len(seats))
     scored = score_submission(fixture, sheet=sheet, forfeited_seats=[])
     open_ = _open(fixture)
     mine = next((s for s in open_ if s.submitted_by_id == seat.player_id), None)

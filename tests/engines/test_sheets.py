@@ -119,7 +119,11 @@ def test_malformed_sheets_say_what_is_wrong():
         score_sheet("saichugen", {}, {"deals": []})
     with pytest.raises(SheetError, match="list of 3 whole numbers"):
         one("saichugen", {"scores": [1, 2]})
-    with pytest.raises(SheetError, match="played by 3, not 4"):
+    with pytest.raises(SheetError, match="played by 3, not 5"):
+        one("saichugen", {"scores": [1, 2, 3]}, n_seats=5)
+    with pytest.raises(SheetError, match="Mediatore is played by 4, not 3"):
+        one("mediatore", {"scores": [1, 2, 3]}, n_seats=3)
+    with pytest.raises(SheetError, match="list of 4 whole numbers"):  # a table of four
         one("saichugen", {"scores": [1, 2, 3]}, n_seats=4)
     with pytest.raises(SheetError, match="cannot be thrown in"):
         one("schieberamsch", {"thrown_in": True})

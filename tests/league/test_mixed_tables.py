@@ -117,17 +117,43 @@ def test_pages_show_a_table_of_four_with_its_deals(client, league13, alice):
     client.force_login(alice)
     sheets = client.get(reverse("league:round_sheets", args=[league13.slug, round_.number]))
     assert sheets.status_code == 200
+    page = sheets.content.decode()
+    # Three tables of three deal 3 rows each, the four 4 rows with its sitter's cells shaded
+    # (Saichugen's five rounds and the payout: six per deal); a totals row each.
+    assert page.count('<tr><th scope="row">') == 3 * 3 + 4 + 4
+    assert page.count(' shaded"') == 4 * 6
     help_page = client.get(reverse("league:event_help", args=[league13.slug]))
     assert help_page.status_code == 200
     text = help_page.content.decode()
     assert 'id="tables-of-four"' in text and "plays 4 deals where a table of three plays 3" in text
 
 
-def test_a_typed_score_sheet_at_a_table_of_four_is_refused_with_the_way_out(league13, alice):
-    from league.services.results import score_submission
+def test_a_table_of_four_over_the_table_is_entered_in_its_score_grid(client, league13, alice):
+    """The organizer's result page shows a four's grid with 4 deals, the sitter's cells of
+    each deal disabled; the grid typed from a played record counts as the record would."""
+    from django.urls import reverse
+
+    from games import catalogue
+    from tests.results.test_entering import grid_post
 
     round_ = round_services.generate_round(league13, by=alice)
     round_services.publish_round(round_, by=alice)
     four = next(f for f in round_.fixtures.all() if f.seats.count() == 4)
-    with pytest.raises(Exception, match="enter the table's game record, or play the table online"):
-        score_submission(four, sheet={"deals": [{}]}, forfeited_seats=[])
+    url = reverse("league:result", args=[league13.slug, four.pk])
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert page.count('class="grid-deal"') == 4
+    assert page.count('class="sits-out"') == 4 * 5  # Saichugen's five rounds per deal
+    names = [s.player.name for s in four.seats.order_by("number")]
+    record = catalogue.random_record("saichugen", players=names, n_deals=4, seed=7)
+    scored = catalogue.score_record(record)
+    rows = []
+    for d in scored["deals"]:
+        scores = list(d["scores"])
+        scores[d["sitter"]] = None
+        rows.append({"scores": scores})
+    answer = client.post(url, grid_post(rows, layout="scores"))
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    result = four.results.get(current=True)
+    assert result.scored["totals"] == scored["totals"]
+    assert [d["sitter"] for d in result.scored["deals"]] == [0, 1, 2, 3]
