@@ -115,7 +115,7 @@ class FourSheet(SheetRules):
                 value = [value[s] for s in playing(sitter)]
             elif key in seat_fields and value is not None:
                 if value == sitter:
-                    raise SheetError(f"seat {value} sits out this deal", field=key)
+                    raise SheetError("the player chosen sits out this deal", field=key)
                 value = playing(sitter).index(value)
             folded[key] = value
         deal = self.rows.from_row(folded) if layout == FULL else self.rows.from_row(folded, layout)

@@ -333,7 +333,7 @@ def _without_blank_seat(
         if not field.per_seat or not isinstance(value, list) or len(value) <= seat:
             continue
         if value[seat] not in (None, "", 0):
-            message = f"seat {seat} sits out this deal: leave it blank"
+            message = "this player sits out this deal: leave it blank"  # the seat: beside it
             problems.append(_named(SheetError(message), deal, field.name, seat))
         row[field.name] = [0 if s == seat else v for s, v in enumerate(value)]
     return row, problems

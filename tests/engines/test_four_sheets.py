@@ -78,3 +78,21 @@ def test_a_grid_of_a_table_of_four_leaves_the_sitters_cells_blank(game):
     _sheet, problems = catalogue.grid_sheet(game, {}, rows, layout, 4)
     assert [(p["deal"], p["field"], p["seat"]) for p in problems] == [(2, field, 2)]
     assert "sits out this deal" in problems[0]["reason"]
+
+
+def test_a_seat_named_in_a_row_at_four_is_one_of_the_three_who_played():
+    """Schieberamsch's full grid names a Jungfrau by seat: the sitter cannot be one, and a
+    seat that played is renumbered into the deal (its penalty lands on the right column)."""
+    row = {"grand": False, "points": [None, 60, 30, 30], "pushes": 0, "durchmarsch": None}
+    _sheet, problems = catalogue.grid_sheet(
+        "schieberamsch", {}, [{**row, "jungfrau": 0}], "full", 4
+    )
+    assert [(p["field"], p["reason"]) for p in problems] == [
+        ("jungfrau", "the player chosen sits out this deal")
+    ]
+    plain, problems = catalogue.grid_sheet(
+        "schieberamsch", {}, [{**row, "jungfrau": None}], "full", 4
+    )
+    assert problems == [] and plain["deals"][0]["scores"][0] == 0
+    loser = plain["deals"][0]["scores"].index(max(plain["deals"][0]["scores"]))
+    assert loser == 1  # the most card points: seat 1, as typed
