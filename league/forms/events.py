@@ -254,6 +254,8 @@ class EventForm(forms.ModelForm):
             field = self.fields[name]
             field.disabled = True
             field.help_text = gettext("fixed: a round has been planned with it")
+        if self.rounds_planned and not read_only:
+            self._keep_tables_of_four()
         if self.rounds_planned:
             self.fields["rounds"].help_text = gettext(
                 "%(n)s planned already: the event cannot have fewer"
@@ -296,6 +298,18 @@ class EventForm(forms.ModelForm):
         self._check_scoring(data)
         return data
 
+    def _keep_tables_of_four(self) -> None:
+        """Once a round exists, tables of three and four can be neither chosen nor left (their
+        deals and match points differ; `update_event` refuses it): the field is fixed in such
+        an event, and does not offer them in another (byes and bots may still swap)."""
+        field = self.fields["leftover"]
+        if self.instance.leftover == Event.Leftover.MIXED:
+            field.disabled = True
+            field.help_text = gettext("fixed: a round has been planned with it")
+            self.locked.append("leftover")
+        else:
+            field.choices = [c for c in field.choices if c[0] != Event.Leftover.MIXED]
+
     def _offer_tables_of_four(self, game: str) -> None:
         """ "Tables of three and four" only for a game of three also played at a four, with
         the deals it plays there (the reason deals per match then come in threes)."""
@@ -307,11 +321,12 @@ class EventForm(forms.ModelForm):
         deals = self.instance.deals_per_match if self.instance.pk else 6
         deals = deals if deals % 3 == 0 else 6
         field.help_text = gettext(
-            "tables of three and four: nobody sits out from six players up. A table of four "
-            "plays 4/3 of the deals per match, its dealer sitting out each deal (%(three)s "
-            "deals at a three, %(four)s at a four), so everybody plays the same number; deals "
-            "per match then come in threes. Match points: +6 for a table's best, -6 for its "
-            "last, at either size (the event's help page works an example)."
+            "tables of three and four: nobody sits out from six players up (five: a table of "
+            "four and a bye). A table of four plays 4/3 of the deals per match, its dealer "
+            "sitting out each deal (%(three)s deals at a three, %(four)s at a four), so "
+            "everybody plays the same number; deals per match are then a multiple of 3. Match "
+            "points: +6 for a table's best, -6 for its last, at either size (the event's help "
+            "page works an example)."
         ) % {"three": deals, "four": deals * 4 // 3}
 
     def _check_scoring(self, data: dict[str, Any]) -> None:

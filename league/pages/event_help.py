@@ -207,7 +207,7 @@ def event_help(request: HttpRequest, slug: str) -> HttpResponse:
             "per_three": mixed_points(3),
             "per_four": mixed_points(4),
         },
-        "bye_points": (mixed_points(4) if mixed(event) else 1) * event.bye_match_points,
+        "bye_points": event.bye_match_points,
         # bots fill seats and take no place in the standings (Event.rank_bots off)
         "bots_unranked": event.leftover == Event.Leftover.BOT and not event.rank_bots,
     }

@@ -35,20 +35,16 @@ def ledger_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         table_rows = list(table_rows)
         deals = []
         for deal, deal_rows in groupby(table_rows, key=lambda r: r["deal"]):
-            deal_rows = list(deal_rows)
-            deals.append(
-                {
-                    "number": deal + 1,  # a person reads this page: deals count from 1
-                    "cells": [
-                        # a payout with its sign, as the help page shows them: +2, 0, -1
-                        {"score": r["score"], "payout": f"{r['payout']:+d}" if r["payout"] else "0"}
-                        for r in deal_rows
-                    ],
-                }
-            )
+            by_seat = {r["seat"]: r for r in deal_rows}
+            deals.append({"number": deal + 1, "by_seat": by_seat})  # deals from 1 for a reader
         seats: dict[int, dict[str, Any]] = {}
         for r in table_rows:
             seats.setdefault(r["seat"], {"id": r["player_id"], "name": r["player__name"]})
+        for d in deals:
+            # a payout with its sign, as the help page shows them: +2, 0, -1; a table of
+            # four's sitter played no part in the deal: a dash (no row in the ledger)
+            d["cells"] = [_cell(d["by_seat"].get(s)) for s in sorted(seats)]
+            del d["by_seat"]
         tables.append(
             {
                 "round": round_no,
@@ -59,6 +55,12 @@ def ledger_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return tables
+
+
+def _cell(row: dict[str, Any] | None) -> dict[str, Any]:
+    if row is None:
+        return {"score": "\u2013", "payout": "\u2013"}  # an en dash
+    return {"score": row["score"], "payout": f"{row['payout']:+d}" if row["payout"] else "0"}
 
 
 @require_GET

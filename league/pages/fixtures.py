@@ -121,6 +121,10 @@ def _render_fixture(
         "absent_names": [seats[s].player.name for s in result.absent_seats if s < len(seats)]
         if result is not None
         else [],
+        # the page numbers seats from 1 and names players: forfeits by name too
+        "forfeited_names": [seats[s].player.name for s in result.forfeited_seats if s < len(seats)]
+        if result is not None
+        else [],
     }
     with timezone.override(zone(event.time_zone)):
         return render(request, "league/fixture_detail.html", context, status=status)

@@ -408,7 +408,8 @@ def _check_advancers_kept(fixture: Fixture, after: dict[str, Any], forfeited: li
 
 
 def ledger_rows(result: Result) -> list[LedgerEntry]:
-    """The ledger rows of a result, checked zero-sum per deal before anything is written."""
+    """The ledger rows of a result, checked zero-sum per deal before anything is written. A
+    table of four's sitter has no row for the deal he sat out (he did not play it)."""
     fixture = result.fixture
     seats = {seat.number: seat.player_id for seat in fixture.seats.all()}
     rows = []
@@ -419,6 +420,8 @@ def ledger_rows(result: Result) -> list[LedgerEntry]:
         if sum(payouts) != 0:
             raise LeagueFault(f"deal {deal_no} payouts {payouts} do not sum to zero")
         for seat_no, player_id in seats.items():
+            if deal.get("sitter") == seat_no:
+                continue
             rows.append(
                 LedgerEntry(
                     event_id=fixture.round.event_id,

@@ -84,11 +84,8 @@ def sat_out(scored: dict, played: int, seats: int) -> tuple[int, ...]:
 
 
 def bye_records(event: Event) -> list[ByeRecord]:
-    # A bye's points count opponents beaten at a table of four (`MAX_BYE_MATCH_POINTS`):
-    # worth 2 each among tables of three and four (`mixed_points`).
-    scale = mixed_points(4) if event.leftover == Event.Leftover.MIXED else 1
     return [
-        ByeRecord(player_id=player_id, round_no=number, match_points=scale * points)
+        ByeRecord(player_id=player_id, round_no=number, match_points=points)
         for player_id, number, points in Bye.objects.filter(
             round__event=event, round__status="published"
         ).values_list("player_id", "round__number", "match_points")

@@ -157,3 +157,59 @@ def test_a_table_of_four_over_the_table_is_entered_in_its_score_grid(client, lea
     result = four.results.get(current=True)
     assert result.scored["totals"] == scored["totals"]
     assert [d["sitter"] for d in result.scored["deals"]] == [0, 1, 2, 3]
+
+
+def test_the_ledger_has_no_row_for_a_deal_a_player_sat_out(client, league13, alice):
+    from django.urls import reverse
+
+    from league.models import LedgerEntry
+
+    round_ = play_round(league13, alice)
+    four = next(f for f in round_.fixtures.all() if f.seats.count() == 4)
+    rows = LedgerEntry.objects.filter(fixture=four)
+    assert rows.count() == 4 * 3  # four deals, three players each
+    assert sum(r.payout for r in rows) == 0
+    sitters = {(r.deal, r.seat) for r in rows}
+    assert all((d, d) not in sitters for d in range(4))
+    client.force_login(alice)
+    page = client.get(reverse("league:ledger", args=[league13.slug])).content.decode()
+    assert page.count("\u2013") >= 2 * 4  # the sitter's score and payout, each deal
+
+
+def test_a_bye_among_five_gives_the_events_bye_points_as_they_are(make_event, alice):
+    event = make_event(
+        "saichugen",
+        players=5,
+        format="league",
+        deals_per_match=3,
+        leftover="mixed",
+        bye_match_points=1,
+    )
+    play_round(event, alice)
+    rows = compute_rows(event)
+    bye = [r for r in rows if r["byes"]]
+    assert len(bye) == 1 and bye[0]["match_points"] == 1
+
+
+def test_the_round_and_event_pages_say_tables_of_three_and_four(client, league13, alice):
+    from django.urls import reverse
+
+    round_ = play_round(league13, alice)
+    event_page = client.get(reverse("league:event", args=[league13.slug])).content.decode()
+    assert "tables of three and four" in event_page
+    round_page = client.get(
+        reverse("league:round", args=[league13.slug, round_.number])
+    ).content.decode()
+    assert round_page.count("Table of four: 4 deals, the dealer sits out each deal.") == 1
+
+
+def test_the_edit_form_fixes_tables_of_four_once_a_round_exists(league13, make_event, alice):
+    from league.forms.events import EventForm
+
+    play_round(league13, alice)
+    form = EventForm(instance=league13, game="saichugen")
+    assert form.fields["leftover"].disabled
+    other = make_event("three_five_eight", players=6, format="league", deals_per_match=3)
+    play_round(other, alice)
+    choices = dict(EventForm(instance=other, game="three_five_eight").fields["leftover"].choices)
+    assert Event.Leftover.MIXED not in choices and Event.Leftover.BOT in choices
