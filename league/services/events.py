@@ -148,6 +148,10 @@ def check_event_fields(fields: dict[str, Any]) -> dict[str, Any]:
             _("the clock per move is 0 (no clock) to %(max)s seconds")
             % {"max": MAX_SECONDS_PER_MOVE}
         )
+    leftover = fields.get("leftover", Event.Leftover.BYE)
+    if leftover not in Event.Leftover.values:
+        choices = ", ".join(Event.Leftover.values)
+        raise LeagueError(_("the leftover rule is one of %(names)s") % {"names": choices})
     for _field, message in scoring_problems(fields) + table_problems(fields):
         raise LeagueError(message)
     fields["tiebreaks"] = check_tiebreaks(fields.get("tiebreaks") or DEFAULT_TIEBREAKS)

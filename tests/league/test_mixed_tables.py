@@ -213,3 +213,28 @@ def test_the_edit_form_fixes_tables_of_four_once_a_round_exists(league13, make_e
     play_round(other, alice)
     choices = dict(EventForm(instance=other, game="three_five_eight").fields["leftover"].choices)
     assert Event.Leftover.MIXED not in choices and Event.Leftover.BOT in choices
+
+
+def test_an_unknown_leftover_rule_is_refused(alice, make_event):
+    event = make_event("saichugen", players=6)
+    with pytest.raises(LeagueError, match="the leftover rule is one of bye, bot, mixed"):
+        event_services.update_event(event, by=alice, leftover="lottery")
+    event.refresh_from_db()
+    assert event.leftover == "bye"
+
+
+def test_swiss_rounds_of_fourteen_rotate_the_tables_of_four(make_event, alice):
+    event = make_event(
+        "schieberamsch", players=14, format="swiss", deals_per_match=3, leftover="mixed"
+    )
+    at_four = []
+    for r in range(2):
+        round_ = play_round(event, alice, seed=r)
+        fours = [f for f in round_.fixtures.all() if f.seats.count() == 4]
+        assert len(fours) == 2 and round_.fixtures.count() == 4
+        at_four.append({s.player_id for f in fours for s in f.seats.all()})
+    # Eight seats at fours a round among fourteen: round 2 gives them to the six who had
+    # none and to two who had one, no more.
+    assert len(at_four[0] & at_four[1]) == 8 + 8 - 14
+    rows = compute_rows(event)
+    assert sum(r["match_points"] for r in rows) == 0
