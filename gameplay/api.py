@@ -249,6 +249,23 @@ def admits_spectators(table_ref_field: str) -> Exists:
     )
 
 
+def table_size_problem(game_name: str, variant: Any, seats: int) -> str | None:
+    """Why this variant is not played at a table of `seats` (3-5-8's Woburn bidding at a table
+    of four: the auction would choose who deals, so nobody would know who sits out) —
+    translated; None when it is. Raises `VariantError` for an unknown game or a bad variant."""
+    spec = registry.get_game(game_name)
+    if seats not in spec.table_sizes:
+        return gettext("%(game)s is not played at a table of %(seats)s.") % {
+            "game": spec.display_name,
+            "seats": seats,
+        }
+    try:
+        spec.engine_for(seats).resolve_variant(variant)
+    except VariantError as exc:
+        return gettext(str(exc))
+    return None
+
+
 # --- duplicate events (../shared/spec/duplicate.md; gameplay/services/duplicate_tables.py) --------
 
 

@@ -219,6 +219,10 @@ class ScoreGrid:
                 (label, key, [signed(v, key) for v in outcome[key]] if outcome else [""] * n)
                 for label, key in self._out_labels()
             ]
+            if outcome and self.sits_out:  # the sitter's deal figures: none (the running total
+                for _label, key, cells in out_rows:  # is his all the same)
+                    if key != "running_payouts":
+                        cells[dealer] = "\u2013"
             out.append(
                 {
                     "index": d,
@@ -311,6 +315,7 @@ class ScoreGrid:
                 "payouts": d["payouts"],
                 "running_payouts": d["running_payouts"],
                 "running_scores": d["running_scores"],
+                "sitter": d.get("sitter"),  # a table of four's: shown as a dash, not 0
             }
             for i, d in enumerate(self.check["deals"] if self.check else [])
         ]

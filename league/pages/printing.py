@@ -54,7 +54,7 @@ def _notes(field: Mapping[str, Any], fields: Mapping[str, Mapping[str, Any]], n:
         choices = ", ".join(_tr(label) for _value, label in field["choices"])
         notes.append(_("one of: %(choices)s") % {"choices": choices})
     elif kind == "seat":
-        notes.append(_("a seat's number, 0 to %(last)s") % {"last": n - 1})
+        notes.append(_("a seat's number, 1 to %(last)s") % {"last": n})  # as the sheet numbers them
     elif kind == "bool":
         notes.append(_("tick if so"))
     elif field["min"] is not None and field["max"] is not None:

@@ -66,7 +66,8 @@ def swiss_round(
 def _mixed_round(ordered, field, sizes, history, counts, scores, bye_ids) -> RoundPlan:
     """Tables of three and four: the seats at the fours go to the players with the fewest
     fours (the lowest placed among equals, as byes); they play each other by the standings,
-    the others sit in threes by the standings, and the tables are numbered from the top."""
+    the others sit in threes by the standings, and the tables are numbered from the top; then
+    rematches are repaired across all tables, fours and threes alike (rematches first)."""
     rank = {p.id: i for i, p in enumerate(ordered)}
     at_fours = [s for s in sizes if s == 4]
     present = [p for p in ordered if p.id not in bye_ids]
@@ -80,8 +81,21 @@ def _mixed_round(ordered, field, sizes, history, counts, scores, bye_ids) -> Rou
         fits=lambda g: _seatable(g, counts, 3),
         scores=scores,
     )
-    balance_seats(threes, counts, 3, _Met(history.meetings), scores=scores)
+    met = _Met(history.meetings)
+    balance_seats(threes, counts, 3, met, scores=scores)
     groups = sorted(fours + threes, key=lambda g: min(rank[p] for p in g))
+    # Rematches come first: swaps between nearby tables, a four and a three too, as long as
+    # nobody ends the round two fours ahead of whoever has had fewest (the one who takes the
+    # seat at the four has had no more fours than the one who leaves it, or at most one more
+    # than the fewest); the next rounds' choice by fewest fours evens it out.
+    fours_had = {p.id: p.fours for p in ordered}
+    fewest = min(fours_had.values(), default=0)
+    _repair(
+        groups,
+        met,
+        _score_of(scores),
+        resize=lambda out, in_: fours_had[in_] <= max(fours_had[out], fewest + 1),
+    )
     return RoundPlan(seat_mixed_round(groups, counts), tuple(sorted(bye_ids)))
 
 
@@ -282,8 +296,11 @@ def _clean_group(pool: list[PlayerId], size: int, met) -> list[PlayerId] | None:
     return chosen if extend(0) else None
 
 
-def _repair(groups: list[list[PlayerId]], met, score=None) -> None:
-    """Swap players of rematch tables with the nearest tables until nothing improves."""
+def _repair(groups: list[list[PlayerId]], met, score=None, resize=None) -> None:
+    """Swap players of rematch tables with the nearest tables until nothing improves.
+
+    `resize(out, in_)`: whether `in_` may take the seat of `out` at a table of another size
+    (tables of three and four); None: any swap the standings allow."""
     rule = _SwapRule(groups, score or (lambda p: 0.0), met)
     for gi in range(len(groups) - 1, -1, -1):
         if not _conflicts(groups[gi], met):
@@ -295,11 +312,23 @@ def _repair(groups: list[list[PlayerId]], met, score=None) -> None:
                 for gj in (gi - dist, gi + dist):
                     if not 0 <= gj < len(groups):
                         continue
-                    if _try_swap(groups[gi], groups[gj], met, rule.allows(gi, gj, exact=True)):
+                    allowed = rule.allows(gi, gj, exact=True)
+                    if resize is not None and len(groups[gi]) != len(groups[gj]):
+                        allowed = _resizing(allowed, resize, four_first=len(groups[gi]) == 4)
+                    if _try_swap(groups[gi], groups[gj], met, allowed):
                         improved = True
                         break
                 if improved or dist > 8:
                     break
+
+
+def _resizing(allowed, resize, four_first: bool):
+    """`allowed`, and for a swap between a four and a three, `resize(out of the four, in)`."""
+
+    def check(a: PlayerId, b: PlayerId) -> bool:
+        return allowed(a, b) and (resize(a, b) if four_first else resize(b, a))
+
+    return check
 
 
 def _try_swap(g: list[PlayerId], h: list[PlayerId], met, allowed) -> bool:

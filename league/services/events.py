@@ -198,6 +198,13 @@ def table_problems(fields: dict[str, Any]) -> list[tuple[str, str]]:
                 % {"game": info.display_name},
             )
         )
+    else:
+        try:
+            why = gameplay.table_size_problem(info.name, fields.get("variant") or {}, 4)
+        except catalogue.VariantError:
+            why = None  # a bad variant is refused by its own check
+        if why:  # 3-5-8's Woburn bidding
+            problems.append(("leftover", why))
     try:
         fmt = get_format(fields.get("format") or Event._meta.get_field("format").default)
     except SchedulingError:

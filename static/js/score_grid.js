@@ -65,7 +65,10 @@
       fieldset.querySelector("[data-dealer]").textContent = deal.dealer;
       for (const key of ["scores", "payouts", "running_payouts"]) {
         fieldset.querySelectorAll(`[data-out="${key}"]`).forEach((cell) => {
-          cell.textContent = signed(deal[key][Number(cell.dataset.seat)], key);
+          const seat = Number(cell.dataset.seat);
+          // a table of four's sitter has no figures for the deal (his running total stays)
+          const sat = deal.sitter === seat && key !== "running_payouts";
+          cell.textContent = sat ? "\u2013" : signed(deal[key][seat], key);
         });
       }
     }

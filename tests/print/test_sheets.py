@@ -101,7 +101,7 @@ def test_the_key_says_what_each_column_takes(alice):
     event, _round = over_the_table(alice, "schieberamsch", players=3, deals=1)
     (sheet,) = sheets_of(client_of(alice).get(sheets_url(event)).content.decode())
     key = text(sheet.split('<dl class="sheet-key">')[1].split("</dl>")[0]).replace("&#x27;", "'")
-    assert "Declarer: a seat's number, 0 to 2; only if Grand Hand is ticked" in key
+    assert "Declarer: a seat's number, 1 to 3; only if Grand Hand is ticked" in key
     assert "Jungfrau: the seat that took no trick" in key
     assert "may stay blank: nobody" in key
     assert "add up to 120 over the seats" in key

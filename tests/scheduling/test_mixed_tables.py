@@ -77,14 +77,16 @@ def test_league_seats_every_headcount_without_byes(n):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(6, 40), rounds=st.integers(1, 6), seed=st.integers(0, 5))
-def test_swiss_rounds_share_the_fours_exactly(n, rounds, seed):
+def test_swiss_rounds_share_the_fours_and_avoid_rematches_first(n, rounds, seed):
     players = list(range(n))
     schedule = simulate_swiss(n, 3, rounds, seed, leftover="mixed")
     assert_everyone_once_per_round(schedule, players)
     check_round_shapes(schedule, n)
     for r in range(1, rounds + 1):
         quality = schedule_quality(schedule[:r], players, 3)
-        assert quality.four_spread <= 1, "nobody at a second four before everyone had one"
+        # Rematches first: a swap between a four and a three may give a four to one who has
+        # had one more than the fewest, never more.
+        assert quality.four_spread <= 2
         assert quality.seat_imbalance <= 2
 
 
