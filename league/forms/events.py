@@ -124,7 +124,7 @@ class OrderedChoiceField(forms.Field):
 def tiebreak_order_field() -> OrderedChoiceField:
     """The event form's tie-breaks: a numbered list of selects, kept in the chosen order."""
     return OrderedChoiceField(
-        choices=tiebreak_choices(),
+        choices=[(name, gettext(label)) for name, label in tiebreak_choices()],
         item_label=gettext("Tie-break %(n)s"),
         required=False,
         label=gettext_lazy("Tie-breaks"),
@@ -200,6 +200,28 @@ class EventForm(forms.ModelForm):
             "deadline_policy",
             "extension_days",
         ]
+        # The model's fields without a translated name of their own (read in the reader's
+        # language on the form).
+        labels = {
+            "name": gettext_lazy("Name"),
+            "kind": gettext_lazy("Kind"),
+            "format": gettext_lazy("Format"),
+            "rounds": gettext_lazy("Rounds"),
+            "deals_per_match": gettext_lazy("Deals per match"),
+            "leftover": gettext_lazy("Players who do not fill a table"),
+            "bye_match_points": gettext_lazy("Bye match points"),
+            "seconds_per_move": gettext_lazy("Seconds per move"),
+            "on_timeout": gettext_lazy("When the clock runs out"),
+            "play_online": gettext_lazy("Play online"),
+            "allow_spectators": gettext_lazy("Allow spectators"),
+            "seed": gettext_lazy("Seed"),
+        }
+        help_texts = {
+            "play_online": gettext_lazy(
+                "publishing a round opens an online table for each fixture"
+            ),
+            "seed": gettext_lazy("makes round plans and the lot repeatable"),
+        }
 
     def __init__(self, *args: Any, game: str, read_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -242,3 +242,15 @@ def test_swiss_rounds_of_fourteen_rotate_the_tables_of_four(make_event, alice):
     assert max(counts) - min(counts) <= 2
     rows = compute_rows(event)
     assert sum(r["match_points"] for r in rows) == 0
+
+
+def test_the_event_form_reads_in_the_readers_language():
+    from django.utils import translation
+
+    from league.forms.events import EventForm
+
+    with translation.override("de"):
+        form = EventForm(game="saichugen")
+        assert str(form.fields["deals_per_match"].label) == "Spiele pro Partie"
+        assert "Dreier- und Vierertische" in str(dict(form.fields["leftover"].choices)["mixed"])
+        assert "Partiepunkte" in str(dict(form.fields["tiebreaks"].choices)["match_points"])
