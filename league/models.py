@@ -394,11 +394,16 @@ class Event(models.Model):
         """Whether the event is scored in duplicate (its rounds have sections)."""
         return self.scoring == self.Scoring.DUPLICATE
 
+    @property
+    def has_tables_of_four(self) -> bool:
+        """Whether the event seats tables of three and four (`Leftover.MIXED`)."""
+        return self.leftover == self.Leftover.MIXED
+
     def deals_for(self, seats: int) -> int:
         """Deals of a match at a table of `seats`: a table of four among tables of three
         plays 4/3 as many (its dealer sits out each deal), so everybody plays the event's
         deals per match (a multiple of 3 there: whole rotations at both sizes)."""
-        if seats == 4 and self.leftover == self.Leftover.MIXED:
+        if seats == 4 and self.has_tables_of_four:
             return self.deals_per_match * 4 // 3
         return self.deals_per_match
 

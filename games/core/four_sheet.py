@@ -95,8 +95,7 @@ class FourSheet(SheetRules):
 
     # ------------------------------------------------------------------ grids
     def grid(self, layout: str = FULL) -> list:
-        inner = self.INNER(self.variant, self.display_name)
-        return inner.grid() if layout == FULL else inner.grid(layout)
+        return self.rows.grid() if layout == FULL else self.rows.grid(layout)
 
     def start_row(self, index: int) -> None:
         self.row_sitter = index % FOUR  # the league's tables: seat 0 deals first

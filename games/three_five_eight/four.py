@@ -20,23 +20,29 @@ from games.three_five_eight.engine import (
 )
 
 
+def ending_seat(
+    variant: dict[str, Any], balances: list[int], scores: list[int], seats: list[int]
+) -> int | None:
+    """settle_hand's rule at a table of four, for the `seats` that played the hand (in the
+    game's order): 12 tricks in a hand (the dealer's role first, as at a table of three), or
+    in 6-3-8 a balance (the table's, after the hand) of +10 alone; None: the match goes on."""
+    if variant["fixed_length"]:
+        return None
+    if variant["targets"] == "6-3-8":
+        best = max(balances)
+        return balances.index(best) if best >= 10 and balances.count(best) == 1 else None
+    for seat in reversed(seats):
+        if scores[seat] >= variant["win_tricks"]:
+            return seat
+    return None
+
+
 class ThreeFiveEightFourSheet(FourSheet.over(ThreeFiveEightSheet)):  # type: ignore[misc]
     """3-5-8's sheet at a table of four: the balance is the table's, and a hand ends the
-    match by the same rule as `ThreeFiveEightFour._early_winners`."""
+    match as at the table (`ending_seat`)."""
 
     def _ended(self, rules: SheetRules, sitter: int, scores: list[int]) -> None:
-        v = self.variant
-        if v["fixed_length"]:
-            return
-        if v["targets"] == "6-3-8":
-            best = max(self.balances)
-            if best >= 10 and self.balances.count(best) == 1:
-                self.winner = self.balances.index(best)
-            return
-        for seat in reversed(playing(sitter)):
-            if scores[seat] >= v["win_tricks"]:
-                self.winner = seat
-                return
+        self.winner = ending_seat(self.variant, self.balances, scores, playing(sitter))
 
     def winners(self, scores: list[int], payouts: list[int]) -> list[int]:
         if self.winner is not None:
@@ -94,19 +100,10 @@ class ThreeFiveEightFour(FourSeats):
             new.turn = plan[0][0]  # type: ignore[attr-defined]
 
     def _early_winners(self, scores: list[int], payouts: list[int]) -> list[int] | None:
-        """settle_hand's rule for the seats that played: 12 tricks in a hand (the dealer's
-        role first, as at a table of three), or in 6-3-8 a balance of +10 alone."""
-        v = self.variant
-        if v["fixed_length"]:
-            return None
-        if v["targets"] == "6-3-8":
-            cum = [b + p for b, p in zip(self._balances(), payouts, strict=True)]
-            best = max(cum)
-            return [cum.index(best)] if best >= 10 and cum.count(best) == 1 else None
-        for seat in reversed(self.seating.playing):
-            if scores[seat] >= v["win_tricks"]:
-                return [seat]
-        return None
+        """settle_hand's rule for the seats that played (`ending_seat`)."""
+        after = [b + p for b, p in zip(self._balances(), payouts, strict=True)]
+        seat = ending_seat(self.variant, after, scores, self.seating.playing)
+        return None if seat is None else [seat]
 
     def _explain(self, dealer: int, scores: list[int], payouts: list[int]) -> dict[str, Any] | None:
         """The deal's summary with the table's balance after it, the sitter's included (the

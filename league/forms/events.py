@@ -325,7 +325,7 @@ class EventForm(forms.ModelForm):
         deals and match points differ; `update_event` refuses it): the field is fixed in such
         an event, and does not offer them in another (byes and bots may still swap)."""
         field = self.fields["leftover"]
-        if self.instance.leftover == Event.Leftover.MIXED:
+        if self.instance.has_tables_of_four:
             field.disabled = True
             field.help_text = gettext("fixed: a round has been planned with it")
             self.locked.append("leftover")

@@ -57,10 +57,6 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def mixed(event: Event) -> bool:
-    return event.leftover == Event.Leftover.MIXED
-
-
 def worked_example(event: Event, info: catalogue.GameInfo, variant: dict[str, Any]) -> dict:
     """One example match of the event's game: each deal's scores and payouts, the totals, the
     winners, and each seat's match points with the comparison that gives them."""
@@ -77,7 +73,7 @@ def worked_example(event: Event, info: catalogue.GameInfo, variant: dict[str, An
             winners=tuple(scored["winners"]),
             forfeited=frozenset(),
             deals_played=len(scored["deals"]),
-            points_per_opponent=mixed_points(info.seats) if mixed(event) else 1,
+            points_per_opponent=mixed_points(info.seats) if event.has_tables_of_four else 1,
         )
     )
     return {
@@ -200,7 +196,7 @@ def event_help(request: HttpRequest, slug: str) -> HttpResponse:
         "absence_notes": absence_notes(fmt, event),
         "byes": event.leftover in (Event.Leftover.BYE, Event.Leftover.MIXED),
         # tables of three and four: deals, match points per opponent (docs/league.md)
-        "mixed": mixed(event)
+        "mixed": event.has_tables_of_four
         and {
             "three": event.deals_per_match,
             "four": event.deals_for(4),

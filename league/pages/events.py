@@ -158,7 +158,6 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     # A format that picks who goes on (a knockout) marks who did, not every co-winner: one
     # who lost a tie at the table (the draw) is not marked, and the table says how it went.
     went_on = notes["went_on"]
-    mixed = event.leftover == Event.Leftover.MIXED
     tables = []
     for fixture in fixtures:
         result = fixture.counting[0] if fixture.counting else None
@@ -175,7 +174,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "agreed": fixture.agreed[0] if fixture.agreed else None,
                 "withheld": fixture.pk in withheld,
                 # a table of four among threes: its deals (4/3 as many), its dealer sitting out
-                "four_deals": event.deals_for(len(seats)) if len(seats) == 4 and mixed else None,
+                "four_deals": event.deals_for(4)
+                if len(seats) == 4 and event.has_tables_of_four
+                else None,
                 "went_on": went_on.get(fixture.pk),
                 "absent_names": [
                     s.player.name for s in seats if result and s.number in result.absent_seats

@@ -133,7 +133,6 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     description = catalogue.sheet_grid(event.game, event.variant)
     seats_of_game = catalogue.game(event.game).seats
-    deals = range(1, event.deals_per_match + 1)
     sheets = []
     for fixture in fixtures:
         seats = list(fixture.seats.all())
@@ -158,7 +157,6 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "round": round_,
         "game": catalogue.game(event.game),
         "sheets": sheets,
-        "deals": deals,
     }
     return render(request, "league/round_sheets.html", context)
 

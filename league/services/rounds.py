@@ -330,7 +330,7 @@ def publish_round(round_: Round, *, by: Any, publish_event: bool = False) -> Rou
             f"cannot publish: {', '.join(gone)} withdrew; discard this draft and generate again"
         )
     table_size = catalogue.game(round_.event.game).seats
-    sizes = [table_size, 4] if round_.event.leftover == Event.Leftover.MIXED else [table_size]
+    sizes = [table_size, 4] if round_.event.has_tables_of_four else [table_size]
     short = round_.fixtures.annotate(n=Count("seats")).exclude(n__in=sizes).first()
     if short is not None:
         raise LeagueError(f"table {short.number} does not have {table_size} players")

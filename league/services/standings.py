@@ -31,7 +31,7 @@ def match_records(event: Event) -> list[MatchRecord]:
         .values_list("id", "seats__player_id")
     ):
         seats_by_fixture.setdefault(fixture_id, []).append(player_id)
-    mixed = event.leftover == Event.Leftover.MIXED
+    mixed = event.has_tables_of_four
     records = []
     for result in Result.objects.filter(fixture__round__event=event, current=True).values(
         "fixture_id",
