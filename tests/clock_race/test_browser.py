@@ -28,11 +28,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SHOTS = Path("/tmp/shots_clock")
 
-# Click `card` at the wall-clock instant `at` (ms): both pages are given the same instant.
-CLICK_AT = """([card, at]) => {
+# Click `card` at the wall-clock instant `at` (ms): both pages are given the same instant. A page
+# whose timer fires late, when it already shows the next decision (the other page's move came
+# back first), does not click: a person would be looking at the new trick by then, and that
+# would be no race. It notes `raceLate` instead.
+CLICK_AT = """([card, at, seq]) => {
   const button = document.querySelector(`#hand button[data-card="${card}"]`);
   window.raceClicked = false;
-  setTimeout(() => { button.click(); window.raceClicked = true; }, Math.max(0, at - Date.now()));
+  window.raceLate = false;
+  setTimeout(() => {
+    if (window.medianaTable.state().seq > seq) window.raceLate = true;
+    else button.click();
+    window.raceClicked = true;
+  }, Math.max(0, at - Date.now()));
 }"""
 # The page clicked, nothing is pending and the table is past `seq`.
 SETTLED = """(seq) => {
@@ -109,33 +117,45 @@ def race(tabs: tuple[Tab, Tab], cards: tuple[str, str]) -> dict[str, Any]:
     # loaded machine too (at 300 ms, a slow second `evaluate` came after the first page's move).
     at = tabs[0].page.evaluate("() => Date.now()") + 1500
     for tab, card in zip(tabs, cards, strict=True):
-        tab.page.evaluate(CLICK_AT, [card, at])
+        tab.page.evaluate(CLICK_AT, [card, at, seq])
     for tab in tabs:
         tab.page.wait_for_function(SETTLED, arg=seq)
     acts = [t.sent[n:] for t, n in zip(tabs, sent_before, strict=True)]
-    return {"seq": seq, "hand": hand, "acts": acts}
+    late = [t.page.evaluate("() => window.raceLate") for t in tabs]
+    return {"seq": seq, "hand": hand, "acts": acts, "late": late}
 
 
 def check_race(tabs: tuple[Tab, Tab], cards: tuple[str, str], run: dict[str, Any]) -> dict:
     """One card of the two was played, the other is still in the hand, and neither page sent
     its click twice (no other seat acts on that seq, so a re-send could only be a click carried
-    into a later decision). Returns the seat's next state (its next turn, or the end)."""
-    # A true race: each page sent its click once, for the same seq.
-    assert [len(a) for a in run["acts"]] == [1, 1], run["acts"]
-    assert [a[0]["seq"] for a in run["acts"]] == [run["seq"]] * 2, run["acts"]
-    assert [a[0]["action"]["card"] for a in run["acts"]] == list(cards)
+    into a later decision). Returns the seat's next state (its next turn, or the end).
+
+    On a loaded machine one page's timer may fire after the other's move came back; that page
+    then did not click (`late`), and the run is no race but must still play exactly one card."""
+    # Each page that clicked sent its click once, for the same seq; at least one clicked.
+    assert [len(a) for a in run["acts"]] == [0 if late else 1 for late in run["late"]], run
+    assert not all(run["late"]), run
+    clicked = [(a[0], card) for a, card in zip(run["acts"], cards, strict=True) if a]
+    assert [act["seq"] for act, _ in clicked] == [run["seq"]] * len(clicked), run["acts"]
+    assert [act["action"]["card"] for act, card in clicked] == [card for _, card in clicked]
     after = ready(tabs[0])
     ready(tabs[1], after["seq"])
     for tab, acts in zip(tabs, run["acts"], strict=True):
         assert not tab.page.evaluate("() => window.medianaTable.pending()")
-        again = [a for a in tab.sent if a["id"] == acts[0]["id"]]
-        assert again == acts, "a click was sent again after its decision"
+        if acts:
+            again = [a for a in tab.sent if a["id"] == acts[0]["id"]]
+            assert again == acts, "a click was sent again after its decision"
     if after["status"] == "playing":
         left = after["view"]["hand"]
         gone = [c for c in run["hand"] if c not in left]
         assert len(gone) == 1 and gone[0] in cards, (gone, cards)
         assert set(cards) - set(gone) <= set(left)
     return after
+
+
+def true_race(run: dict[str, Any]) -> bool:
+    """Both pages clicked for the same decision (neither timer fired late)."""
+    return not any(run["late"])
 
 
 def test_two_pages_in_one_seat_click_different_cards_at_once_in_a_trick_game(
@@ -158,9 +178,10 @@ def test_two_pages_in_one_seat_click_different_cards_at_once_in_a_trick_game(
             pair = (pick[0], pick[1]) if len(s["view"]["trick"]) == 2 else (pick[-1], pick[0])
             run = race(tabs, pair)
             after = check_race(tabs, pair, run)
-            races += 1
+            races += true_race(run)
             # The seat took the trick and leads: the dropped card was legal again right away.
-            leads_next += after["seq"] == run["seq"] + 1 and after["status"] == "playing"
+            led = after["seq"] == run["seq"] + 1 and after["status"] == "playing"
+            leads_next += true_race(run) and led
             if races == 3:
                 shot(tabs[1].page, SHOTS, "two-tabs-3-5-8-after-a-race")
         else:
@@ -187,7 +208,7 @@ def test_two_pages_in_one_seat_commit_different_cards_at_once_in_saichugen(
     table, me = created["table"], created["seats"][0]["token"]
     url = f"{server.url}/tables/{table}/?token={me}"
     tabs = (Tab(chromium, url), Tab(chromium, url))
-    commits = 0
+    commits = races = 0
     s = ready(tabs[0])
     while s["status"] == "playing":
         tabs[0].page.wait_for_function(BOTS_COMMITTED)
@@ -199,6 +220,7 @@ def test_two_pages_in_one_seat_commit_different_cards_at_once_in_saichugen(
         run = race(tabs, pair)
         s = check_race(tabs, pair, run)
         commits += 1
+        races += true_race(run)
         # The trick the race was for (the last one done by the seat's next turn) holds one of
         # the two cards as this seat's commit.
         done = tabs[0].state()["view"]["tricks"]
@@ -206,6 +228,7 @@ def test_two_pages_in_one_seat_commit_different_cards_at_once_in_saichugen(
         if commits == 5:
             shot(tabs[1].page, SHOTS, "two-tabs-saichugen-after-five-races")
     assert commits == 15  # five rounds of three tricks: one commit each, none twice
+    assert races >= 8, races  # most turns were true races, even on a loaded machine
     record = server.export_record(table)
     assert len([a for a in record["deals"][0]["actions"] if a["seat"] == 0]) == 15
     for tab in tabs:
