@@ -8,7 +8,7 @@ PORT ?= 8000
 # has its own server and Chromium per worker). `make test PYTEST_ARGS=` runs it serially.
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint format worker beat requirements messages compilemessages bench clean
+.PHONY: run deploy-local test lint format worker beat requirements messages compilemessages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,15 @@ run: $(VENV)/.base
 		trap "kill $$! 2>/dev/null" EXIT INT TERM; \
 	fi; \
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## deploy-local: the whole deployment on this machine from the repository's files, for a try-out:
+## nginx on LISTEN (127.0.0.1:8080) in front of SERVERS uvicorn table servers (2), a worker for
+## each queue and one beat (Procfile, run by honcho), on PostgreSQL and Redis (DATABASE_URL,
+## REDIS_URL; local defaults). Needs Debian's nginx. docs/deployment.md
+SERVERS ?= 2
+LISTEN ?= 127.0.0.1:8080
+deploy-local: $(VENV)/.base
+	$(BIN)/python config/deploy/local.py --servers $(SERVERS) --listen $(LISTEN)
 
 ## test: install the dev requirements and run the whole suite
 test: $(VENV)/.dev

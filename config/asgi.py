@@ -11,6 +11,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config import metrics  # noqa: E402
 from config.websocket_origin import OriginIfPresentValidator  # noqa: E402
 from config.websocket_session import WebSocketAuthMiddlewareStack  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
@@ -31,6 +32,7 @@ async def lifespan(scope, receive, send) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             runner.start_embedded_services()
+            metrics.start_sampling()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await runner.stop_embedded_services()

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.metrics.request_metrics",  # each request's time for /metrics (first: it sees all)
     "django.middleware.security.SecurityMiddleware",
     # The Content Security Policy on every response (CONTENT_SECURITY_POLICY below).
     "config.security_policy.ContentSecurityPolicyMiddleware",
@@ -374,8 +375,9 @@ HTTPS = env_bool("HTTPS", False)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    # A health check reaches each process directly, over plain HTTP: answered, not redirected.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # A health check and Prometheus's scrape reach each process directly, over plain HTTP:
+    # answered, not redirected.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = 365 * 24 * 3600
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SESSION_COOKIE_SECURE = True
@@ -404,6 +406,25 @@ CONTENT_SECURITY_POLICY = {
         "upgrade-insecure-requests": HTTPS,
     }
 }
+
+# --- Operations: metrics and error reports (docs/deployment.md) ---------------------------------
+# METRICS_TOKEN switches /metrics on (config/metrics.py): Prometheus sends it as a bearer token.
+# With PROMETHEUS_MULTIPROC_DIR (read by prometheus-client itself) every process of a machine
+# writes its figures there and any uvicorn's /metrics adds them up.
+METRICS_TOKEN = (env_str("METRICS_TOKEN") or "").strip()
+# SENTRY_DSN switches error reports on (config/sentry.py: nothing personal, secrets redacted);
+# SENTRY_TRACES_SAMPLE_RATE (0 to 1, default 0) samples requests' timings too.
+SENTRY_DSN = (env_str("SENTRY_DSN") or "").strip()
+if SENTRY_DSN:
+    try:
+        _traces = float(env_str("SENTRY_TRACES_SAMPLE_RATE") or 0)
+    except ValueError:
+        _traces = -1.0
+    if not 0 <= _traces <= 1:
+        raise ImproperlyConfigured("SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1")
+    from config.sentry import start as start_sentry
+
+    start_sentry(SENTRY_DSN, env_str("SENTRY_ENVIRONMENT"), _traces)
 
 # --- Throttling -----------------------------------------------------------------------------
 # The client's address (accounts/client_address.py) for log-in lockouts, API throttles and the

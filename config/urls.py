@@ -9,7 +9,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from accounts import api as accounts_api
 from accounts import language, preferences
 from accounts import views as accounts_views
-from config import api_root, favicon, health, pwa, schema, views
+from config import api_root, favicon, health, metrics, pwa, schema, views
 from league.profile import guest_signup
 from league.profile import views as profile_views
 
@@ -21,6 +21,7 @@ admin.site.index_title = _("Moderation and data")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.metrics, name="metrics"),  # Prometheus, with METRICS_TOKEN
     # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's pages):
     # the icon itself, not a redirect to /static/ that only some servers serve.
     path("favicon.ico", favicon.favicon, name="favicon"),

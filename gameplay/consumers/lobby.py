@@ -14,6 +14,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from gameplay.runtime import metrics
 from gameplay.services.live import LOBBY_GROUP, user_group
 
 
@@ -30,8 +31,13 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        metrics.SOCKETS.labels("lobby").inc()
+        self.counted = True
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            metrics.SOCKETS.labels("lobby").dec()
+            self.counted = False
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

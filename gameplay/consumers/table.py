@@ -11,6 +11,7 @@ import functools
 import json
 import logging
 import re
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import close_old_connections
 
 from config.websocket_frames import MAX_MESSAGE_CHARS
-from gameplay.runtime import limits, notify, pool, runner
+from gameplay.runtime import limits, metrics, notify, pool, runner
 from gameplay.runtime.dispatch import InTurnDispatchMixin
 from gameplay.services import chat, payloads, play, presence, readiness, watchers
 from gameplay.services.errors import SeatsChanged, TableError
@@ -183,6 +184,7 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
     chat_group: str | None = None  # its channel of the table's chat, when the chat is on
     chat_seen = 0  # the last line of the chat history sent: the group may deliver it again
     watching = False  # a spectator counted in the table's `watchers` (services/watchers.py)
+    socket_kind: str | None = None  # "seat" or "spectator" once counted in the sockets' gauge
 
     async def connect(self) -> None:
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -244,6 +246,8 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         # and one already included in the read is dropped by its seq.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.socket_kind = "spectator" if self.seat is None else "seat"
+        metrics.SOCKETS.labels(self.socket_kind).inc()
         self.muted: set[str] = set()  # chat authors whose lines this connection is not sent
         runner.start_embedded_services()
         await self.send_missing()
@@ -287,6 +291,9 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         """Uncount a spectator first and whatever happens: a failed group_discard (the layer
         busy or down) must not leave the count too high for the rest of the table's life."""
         self.release_slot()
+        if self.socket_kind is not None:
+            metrics.SOCKETS.labels(self.socket_kind).dec()
+            self.socket_kind = None
         try:
             await self.stop_watching()
         finally:
@@ -373,12 +380,14 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
         # flight): a lost race, e.g. Saichugen's simultaneous commits, which the protocol has the
         # client re-send. A bot may then play as fast as the table goes.
         latest, seq = self.last_seq, None
+        started = time.perf_counter()
         try:
             seq, action, client_id = parse_act(content)
             played = await self.play(action, seq, client_id)
             if played is None:
                 return  # the seat is no longer this connection's: it was closed
         except TableError as exc:
+            metrics.MOVE_SECONDS.labels("refused").observe(time.perf_counter() - started)
             if exc.code == "stale" and latest - 1 <= seq <= latest and seq > self.race_lost_at:
                 self.race_lost_at = seq
                 self.send_rate.refund()
@@ -386,6 +395,8 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
             if exc.code in ("stale", "illegal"):
                 await self.send_missing(again=True)
             return
+        outcome = "applied" if played.applied else "duplicate" if played.duplicate else "late"
+        metrics.MOVE_SECONDS.labels(outcome).observe(time.perf_counter() - started)
         if played.applied:
             self.send_rate.refund()
         if played.duplicate:
@@ -481,6 +492,7 @@ class TableConsumer(InTurnDispatchMixin, AsyncWebsocketConsumer):
             await self.send(text_data=text if text is not None else json.dumps(event["state"]))
             self.last_seq = seq
         elif seq > self.last_seq + 1:
+            metrics.GAPS_FILLED.inc()
             await self.send_missing()
         # seq <= last_seq: already sent (a late delivery, or read at connect)
 

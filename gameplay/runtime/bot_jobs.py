@@ -35,6 +35,7 @@ class BotJob:
     rng_seed: str  # secret: derived from the table's seed, never logged
     past: list[dict[str, Any]] = field(default_factory=list)
     budget: Budget | None = None
+    due: float | None = None  # when the bot's move was due (epoch seconds): its lag's start
 
     def __repr__(self) -> str:  # no view, no seed: a job may end up in a log line
         return f"BotJob({self.table_id}, seq={self.seq}, seat={self.seat}, {self.level})"

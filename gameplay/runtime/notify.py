@@ -26,7 +26,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from gameplay.runtime import pool
+from gameplay.runtime import metrics, pool
 
 try:
     from channels_redis.pubsub import RedisPubSubChannelLayer
@@ -109,7 +109,7 @@ def send_states(
         )
         for seat, p in payloads.items()
     ]
-
+    metrics.STATES_PUBLISHED.inc(len(messages))
     publish(layer, messages)
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from gameplay.models import Action, Table
-from gameplay.runtime import thinkers
+from gameplay.runtime import metrics, thinkers
 from gameplay.runtime.bot_jobs import BotJob, think
 from gameplay.runtime.cache import seats_of
 from gameplay.services.errors import TableError
@@ -77,6 +78,7 @@ def prepare(table_id: str, seq: int) -> BotJob | None:
                 rng_seed=rng_seed(table.seed, seq, seat),
                 past=past,
                 budget=budget,
+                due=table.bot_due.timestamp() if table.bot_due else None,
             )
     return None
 
@@ -85,11 +87,14 @@ def apply_choice(job: BotJob, action: dict) -> bool:
     """Play the job's action through the one write path; False when the table moved on while
     the bot thought, or the action was refused (logged: a bot must not choose an illegal one)."""
     try:
-        return play_action(job.table_id, job.seat, action, job.seq, kind=Action.Kind.BOT).applied
+        applied = play_action(job.table_id, job.seat, action, job.seq, kind=Action.Kind.BOT).applied
     except TableError as exc:
         if exc.code == "illegal":
             logger.error("bot %r chose %r: %s", job, action, exc)
         return False
+    if applied and job.due is not None:
+        metrics.BOT_LAG.labels(job.level).observe(max(0.0, time.time() - job.due))
+    return applied
 
 
 def play_bot(table_id: str, seq: int) -> bool:

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from gameplay import clock
 from gameplay.models import Action, Table
-from gameplay.runtime import cache, claim
+from gameplay.runtime import cache, claim, metrics
 from gameplay.runtime.runner import bot_delay
 from gameplay.services.after_commit import after_commit
 from gameplay.services.errors import SeatsChanged, TableError
@@ -74,6 +74,22 @@ def play_action(
     revision the caller (a connection) was identified at; `SeatsChanged` when the table's is
     newer, since the seat may no longer be the caller's.
     """
+    played = _play(table_id, seat, action, seq, client_id, kind, due_by, seats_rev)
+    if played.applied:
+        metrics.MOVES.labels(kind).inc()
+    return played
+
+
+def _play(
+    table_id: str,
+    seat: int | None,
+    action: Any,
+    seq: Any,
+    client_id: str | None,
+    kind: str,
+    due_by: datetime | None,
+    seats_rev: int | None,
+) -> Played:
     if seat is None:
         raise TableError("forbidden", "spectators cannot act")
     try:

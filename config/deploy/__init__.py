@@ -1,0 +1,2 @@
+"""The deployment from the repository: the Procfile's processes behind nginx
+(docs/deployment.md)."""

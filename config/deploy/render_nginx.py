@@ -1,0 +1,93 @@
+"""Fill in config/deploy/nginx.conf (and, for `make deploy-local`, nginx-local.conf around it).
+
+    .venv/bin/python config/deploy/render_nginx.py --servers 127.0.0.1:8001,127.0.0.1:8002 \\
+        --listen 80 --server-name mediana.example.org --static-root /srv/mediana/staticfiles \\
+        > /etc/nginx/sites-available/mediana
+    .venv/bin/python config/deploy/render_nginx.py --local var/deploy/nginx ...   # a whole nginx
+
+A plain script (no Django), so an operator can run it before anything else is set up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def fill(template: str, fields: dict[str, str]) -> str:
+    """Replace each @@NAME@@; a field left unfilled is an error, not a broken config."""
+    for name, value in fields.items():
+        template = template.replace(f"@@{name}@@", value)
+    if "@@" in template:
+        raise ValueError(f"unfilled field in {template[template.index('@@') :][:40]!r}")
+    return template
+
+
+def server_lines(servers: list[str]) -> str:
+    """`server host:port max_fails=1 fail_timeout=5s;` for each table server: a dead one is
+    left out for 5 s after one failed connection, and its sockets' reconnects go elsewhere."""
+    return "\n".join(f"    server {s} max_fails=1 fail_timeout=5s;" for s in servers)
+
+
+def allow_lines(networks: list[str]) -> str:
+    for network in networks:
+        ipaddress.ip_network(network, strict=False)  # a typo is refused here, not by nginx
+    return "\n".join(f"        allow {n};" for n in networks)
+
+
+def site(args: argparse.Namespace, log_dir: str) -> str:
+    return fill(
+        (HERE / "nginx.conf").read_text(),
+        {
+            "SERVERS": server_lines(args.servers),
+            "LISTEN": args.listen,
+            "SERVER_NAME": args.server_name,
+            "STATIC_ROOT": str(Path(args.static_root).resolve()),
+            "METRICS_ALLOW": allow_lines(args.metrics_allow),
+            "LOG_DIR": log_dir,
+        },
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--servers",
+        type=lambda v: [s for s in v.split(",") if s],
+        default=["127.0.0.1:8001", "127.0.0.1:8002"],
+        help="the table servers (uvicorn), host:port, comma-separated",
+    )
+    parser.add_argument("--listen", default="80", help="nginx's listen address or port")
+    parser.add_argument("--server-name", default="_")
+    parser.add_argument("--static-root", default="staticfiles", help="STATIC_ROOT")
+    parser.add_argument(
+        "--metrics-allow",
+        type=lambda v: [s for s in v.split(",") if s],
+        default=["127.0.0.1", "::1"],
+        help="networks that may scrape /metrics through nginx (it also needs METRICS_TOKEN)",
+    )
+    parser.add_argument("--log-dir", default="/var/log/nginx")
+    parser.add_argument(
+        "--local",
+        metavar="PREFIX",
+        help="write a whole nginx for an ordinary user under PREFIX (nginx.conf, mediana.conf)",
+    )
+    args = parser.parse_args(argv)
+    if not args.local:
+        sys.stdout.write(site(args, args.log_dir))
+        return 0
+    prefix = Path(args.local).resolve()
+    prefix.mkdir(parents=True, exist_ok=True)
+    (prefix / "mediana.conf").write_text(site(args, str(prefix)))
+    whole = fill((HERE / "nginx-local.conf").read_text(), {"PREFIX": str(prefix)})
+    (prefix / "nginx.conf").write_text(whole)
+    print(prefix / "nginx.conf")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
