@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.tables import machine_busy  # noqa: E402
 from games.core.bots.common import expand_random  # noqa: E402  (pure: no Django needed)
-from tests.procs import BIN, free_port, readme_uvicorn, wait_for_port  # noqa: E402
+from tests.procs import BIN, free_port, procfile_uvicorn, wait_for_port  # noqa: E402
 
 SERVICES = ("server-a", "server-b", "worker", "beat")
 
@@ -122,7 +122,7 @@ def services(env: dict[str, str], logs: Path) -> dict[str, Service]:
     out: dict[str, Service] = {}
     for name in ("server-a", "server-b"):
         port = free_port()
-        out[name] = Service(name, readme_uvicorn(port), env, logs / f"{name}.log", port)
+        out[name] = Service(name, procfile_uvicorn(port), env, logs / f"{name}.log", port)
     worker = [str(BIN / "celery"), "-A", "config", "worker", "-Q", "celery,bots", "--loglevel=info"]
     worker += ["--concurrency=2", "-n", f"chaos-{uuid.uuid4().hex[:6]}@%h"]
     out["worker"] = Service("worker", worker, env, logs / "worker.log")

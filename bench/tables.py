@@ -36,6 +36,23 @@ apart). The bot's thinking bounds a table's pace, so `--rate` only paces the cli
 run keeps up when its client moves keep p99 < 100 ms, whatever their rate. Always prints the
 summary (and the table), even for one run. Not with `--baseline` (the floor has no bots); with
 `--connect`, start the servers with the environment `bot_env` sets.
+
+`--via-proxy` plays the same load twice at every count and repeat, on fresh tables each time and
+fresh servers started the same way: once with the clients connected to the servers directly and
+once through nginx (config/deploy/nginx.conf, rendered by config/deploy/render_nginx.py
+`--local` into a temporary prefix and run as a child process, `--nginx` its binary), the servers
+then with TRUSTED_PROXIES=127.0.0.1 as behind it in production; the order alternates between
+repeats. nginx routes a table's sockets by a consistent hash of the table id, so all seats of a
+table reach one process; the direct runs therefore default to `--placement table` in this mode
+(spread evenly, table i on server i mod N; nginx's hash spreads them unevenly, and
+`sockets_per_server` reports both). Each run reports `via` (direct / nginx); the nginx runs add
+nginx's own CPU (its master's and workers' time on a CPU over the window, from
+/proc/<pid>/task/*/schedstat: utime+stime's 10 ms ticks are too coarse for it), the sockets
+each server held (its established connections from nginx, counted with `ss`), the
+status codes and upstream tries of nginx's access log (a retried upstream shows as two
+addresses) and any line of its error logs. The summary (always printed) gives through-nginx
+against direct as ratios: moves/s, p50, p99, the servers' CPU per move and the servers' plus
+nginx's CPU per move. Not with `--baseline`, `--connect` or `--profile`.
 """
 
 from __future__ import annotations
@@ -47,10 +64,13 @@ import json
 import math
 import os
 import random
+import shutil
 import signal
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +85,16 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def run_seconds(pid: int) -> float:
+    """CPU time of a process's threads in ns precision (/proc/<pid>/task/*/schedstat: time on
+    a CPU), for a process as light as nginx, where utime+stime's 10 ms ticks are too coarse;
+    utime+stime where schedstat is missing."""
+    tasks = list(Path(f"/proc/{pid}/task").glob("*/schedstat"))
+    if not tasks:
+        return cpu_seconds(pid)
+    return sum(int(t.read_text().split()[0]) for t in tasks) / 1e9
 
 
 def machine_busy() -> tuple[float, float]:
@@ -281,8 +311,9 @@ def main() -> None:
     parser.add_argument(
         "--placement",
         choices=["seat", "table"],
-        default="seat",
-        help="spread sockets over the servers seat by seat (default) or table by table",
+        default=None,
+        help="spread sockets over the servers seat by seat (default) or table by table "
+        "(the default with --via-proxy, as nginx's hash on the table id places them)",
     )
     parser.add_argument(
         "--no-spectators",
@@ -336,7 +367,21 @@ def main() -> None:
     parser.add_argument(
         "--bot-seconds", type=float, default=0.3, help="--strong-bots: CPU seconds per bot move"
     )
+    parser.add_argument(
+        "--via-proxy",
+        action="store_true",
+        help="play every run twice, fresh tables each: clients connected to the servers "
+        "directly, and through nginx (config/deploy/nginx.conf) in front of them; report "
+        "through-nginx against direct as ratios",
+    )
+    parser.add_argument(
+        "--nginx",
+        default=shutil.which("nginx") or "/usr/sbin/nginx",
+        help="--via-proxy: the nginx binary",
+    )
     args = parser.parse_args()
+    if args.placement is None:
+        args.placement = "table" if args.via_proxy else "seat"
     counts = [int(n) for n in str(args.tables).split(",") if n.strip()]
     if not counts or min(counts) < 1 or args.repeat < 1 or args.watchers < 0:
         sys.exit("--tables needs one or more positive counts, --repeat >= 1, --watchers >= 0")
@@ -346,6 +391,10 @@ def main() -> None:
         sys.exit("--strong-bots cannot run with --baseline: the floor server has no bots")
     if args.strong_bots and (args.bot_processes < 1 or not args.bot_seconds > 0):
         sys.exit("--strong-bots needs --bot-processes >= 1 and --bot-seconds > 0")
+    if args.via_proxy and (args.baseline or args.connect or args.profile):
+        sys.exit("--via-proxy cannot run with --baseline, --connect or --profile")
+    if args.via_proxy and not os.access(args.nginx, os.X_OK):
+        sys.exit(f"--via-proxy: no nginx at {args.nginx} (--nginx PATH)")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
     ):
@@ -366,6 +415,17 @@ def main() -> None:
             floor_tables = setup_floor(max(counts), args, lines_file, spectators)
         for n in counts:
             for r in range(args.repeat):
+                if args.via_proxy:
+                    # Fresh tables for each run: two runs on the same tables would play their
+                    # matches (~50 moves with these clients) to the end.
+                    for via in ["direct", "nginx"] if r % 2 == 0 else ["nginx", "direct"]:
+                        tables = setup_tables(
+                            n, args.game, spectators=spectators, strong_bots=args.strong_bots
+                        )
+                        result = bench_mediana(args, tables, via=via)
+                        runs.append(result)
+                        print(json.dumps(result), flush=True)
+                    continue
                 # Fresh tables for Mediana at every count: the bench clients' 3-5-8 matches end
                 # after ~50 moves. The floor's replay its recorded line in a cycle.
                 tables = setup_tables(
@@ -381,7 +441,11 @@ def main() -> None:
                         result = bench_floor(args, floor_tables[:n], lines_file)
                     runs.append(result)
                     print(json.dumps(result), flush=True)
-    if len(runs) > 1 or args.strong_bots:
+    if args.via_proxy:
+        summary = summarize_proxy(runs)
+        print_proxy_table(summary, sys.stderr)
+        print(json.dumps(summary), flush=True)
+    elif len(runs) > 1 or args.strong_bots:
         summary = summarize(runs)
         print_table(summary, sys.stderr)
         print(json.dumps(summary), flush=True)
@@ -411,13 +475,18 @@ def setup_floor(n: int, args: Any, lines_file: Path, spectators: bool) -> list[d
     return tables
 
 
-def bench_mediana(args: Any, tables: list[dict[str, Any]]) -> dict[str, Any]:
-    """One run against Mediana's own server(s): started here, or `--connect`'s."""
+def bench_mediana(
+    args: Any, tables: list[dict[str, Any]], via: str | None = None
+) -> dict[str, Any]:
+    """One run against Mediana's own server(s): started here, or `--connect`'s. `via`
+    (--via-proxy): "direct", or "nginx" to put nginx in front of the servers for the run."""
     from contextlib import ExitStack
 
     from tests.procs import free_port, running, service_env, uvicorn_server
 
     env = service_env(**(bot_env(args) if args.strong_bots else {}))
+    if via == "nginx":  # as behind it in production: X-Forwarded-For believed from it only
+        env["TRUSTED_PROXIES"] = "127.0.0.1"
     if args.watchers:  # one address (127.0.0.1) holds every spectator socket of the bench
         env["GAMEPLAY_SPECTATORS_PER_ADDRESS"] = str(len(tables) * args.watchers + 10)
     with ExitStack() as stack:
@@ -433,8 +502,81 @@ def bench_mediana(args: Any, tables: list[dict[str, Any]]) -> dict[str, Any]:
         else:
             ports = [stack.enter_context(uvicorn_server(env)) for _ in range(args.servers)]
         pids = [server_pid(port) for port in ports]
-        result = asyncio.run(run(args, tables, ports, pids, "mediana"))
+        if via == "nginx":
+            proxy = stack.enter_context(nginx_proxy(args.nginx, ports))
+            result = asyncio.run(run(args, tables, ports, pids, "mediana", via, proxy))
+            time.sleep(0.5)  # nginx logs a socket once it is closed: the last few lines
+            result.update(nginx_logs(proxy["prefix"]))
+        else:
+            result = asyncio.run(run(args, tables, ports, pids, "mediana", via))
     return {"server": "mediana", **result}
+
+
+@contextmanager
+def nginx_proxy(nginx: str, ports: list[int]) -> Iterator[dict[str, Any]]:
+    """nginx in front of the servers on `ports`, as config/deploy/render_nginx.py `--local`
+    writes it (a whole nginx for an ordinary user, in a temporary prefix); yields its port,
+    its master's pid and the prefix (its logs), and stops it (SIGTERM: fast shutdown) after."""
+    import subprocess
+    from tempfile import TemporaryDirectory
+
+    from tests.procs import free_port, wait_for_port
+
+    with TemporaryDirectory(prefix="mediana-nginx-") as tmp:
+        prefix = Path(tmp) / "nginx"
+        port = free_port()
+        render = [sys.executable, str(ROOT / "config" / "deploy" / "render_nginx.py")]
+        render += ["--local", str(prefix), "--listen", f"127.0.0.1:{port}"]
+        render += ["--servers", ",".join(f"127.0.0.1:{p}" for p in ports)]
+        render += ["--static-root", tmp]
+        subprocess.run(render, check=True, stdout=subprocess.DEVNULL)
+        conf = prefix / "nginx.conf"
+        with open(prefix / "stderr.log", "wb") as out:
+            proc = subprocess.Popen(
+                [nginx, "-p", str(prefix), "-c", str(conf), "-e", "stderr"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            wait_for_port(port, proc)
+            yield {"port": port, "pid": proc.pid, "prefix": prefix}
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+
+
+def nginx_logs(prefix: Path) -> dict[str, Any]:
+    """What nginx's logs say about the run: the access log's status codes and requests that
+    tried more than one upstream (their `$upstream_addr` lists each, comma-separated; the
+    site's log format has no URL), and the lines of its error logs (the site's is at `crit`,
+    nginx's own at `warn`, and its stderr)."""
+    statuses: dict[str, int] = {}
+    retried = 0
+    access = prefix / "mediana-access.log"
+    for line in access.read_text().splitlines() if access.exists() else []:
+        # $remote_addr [$time_local] $request_method $status $body_bytes_sent $request_time
+        # $upstream_addr
+        fields = line.partition("] ")[2].split(" ", 4)
+        status = fields[1] if len(fields) == 5 else "unparsed"
+        statuses[status] = statuses.get(status, 0) + 1
+        retried += len(fields) == 5 and "," in fields[4]
+    errors = []
+    for name in ("stderr.log", "error.log", "mediana-error.log"):
+        path = prefix / name
+        if path.exists():
+            errors += [f"{name}: {line}" for line in path.read_text().splitlines() if line]
+    return {
+        "nginx_statuses": statuses,
+        "nginx_upstream_retried": retried,
+        "nginx_error_lines": len(errors),
+        "nginx_errors_first": errors[:10],
+    }
 
 
 def profiled(args: Any, server: str, port: int, rest: list[str]) -> list[str]:
@@ -581,6 +723,114 @@ def print_table(summary: dict[str, Any], out: Any) -> None:
     print(f"load average at start: {summary['load_average_at_start']}", file=out)
 
 
+PROXY_KEYS = (
+    "moves_per_s",
+    "p50_ms",
+    "p99_ms",
+    "max_ms",
+    "server_cpu_ms_per_move",
+    "server_cpu_percent",
+    "client_cpu_percent",
+    "machine_busy_percent",
+)
+NGINX_KEYS = ("nginx_cpu_ms_per_move", "nginx_cpu_percent", "server_and_nginx_cpu_ms_per_move")
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or not b or math.isinf(a) else round(a / b, 2)
+
+
+def proxy_ratios(direct: dict[str, Any], nginx: dict[str, Any]) -> dict[str, Any]:
+    """Through nginx against direct: each figure's ratio, and what nginx adds per move."""
+    return {
+        "moves_per_s": ratio(nginx["moves_per_s"], direct["moves_per_s"]),
+        "p50": ratio(nginx["p50_ms"], direct["p50_ms"]),
+        "p99": ratio(nginx["p99_ms"], direct["p99_ms"]),
+        "server_cpu_per_move": ratio(
+            nginx["server_cpu_ms_per_move"], direct["server_cpu_ms_per_move"]
+        ),
+        # The whole cost of serving a move behind the proxy against the servers alone.
+        "server_and_nginx_cpu_per_move": ratio(
+            nginx["server_and_nginx_cpu_ms_per_move"], direct["server_cpu_ms_per_move"]
+        ),
+        "p50_added_ms": None
+        if nginx["p50_ms"] is None or direct["p50_ms"] is None
+        else round(nginx["p50_ms"] - direct["p50_ms"], 2),
+        "cpu_added_ms_per_move": round(
+            nginx["server_and_nginx_cpu_ms_per_move"] - direct["server_cpu_ms_per_move"], 3
+        ),
+    }
+
+
+def summarize_proxy(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """--via-proxy: per table count the median figures of the direct and the through-nginx
+    runs, their ratios (nginx / direct), and each pair's (the same repeat) ratios."""
+    by_count: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for r in runs:
+        by_count.setdefault(r["tables"], {}).setdefault(r["via"], []).append(r)
+    points = []
+    for n in sorted(by_count):
+        point: dict[str, Any] = {"tables": n, "servers": runs[0]["servers"]}
+        for via, rs in by_count[n].items():
+            keys = PROXY_KEYS + (NGINX_KEYS if via == "nginx" else ())
+            point[via] = {
+                k: round(statistics.median(x[k] if x[k] is not None else math.inf for x in rs), 3)
+                for k in keys
+            }
+            point[via]["runs"] = len(rs)
+            point[via]["kept_up"] = all(keeps_up(x) for x in rs)
+            point[via]["seq_gaps"] = sum(x["seq_gaps"] for x in rs)
+            point[via]["errors"] = sum(sum(x["errors"].values()) for x in rs)
+            point[via]["failed_sockets"] = sum(sum(x["failed_sockets"].values()) for x in rs)
+            point[via]["sockets_per_server"] = [x["sockets_per_server"] for x in rs]
+            if via == "nginx":
+                point[via]["nginx_error_lines"] = sum(x["nginx_error_lines"] for x in rs)
+                point[via]["nginx_upstream_retried"] = sum(x["nginx_upstream_retried"] for x in rs)
+        if "direct" in point and "nginx" in point:
+            point["nginx_vs_direct"] = proxy_ratios(point["direct"], point["nginx"])
+            point["pairs"] = [
+                proxy_ratios(d, x)
+                for d, x in zip(by_count[n]["direct"], by_count[n]["nginx"], strict=False)
+            ]
+        points.append(point)
+    return {
+        "summary": points,
+        "load_average_at_start": [r["load_average_at_start"] for r in runs],
+    }
+
+
+def print_proxy_table(summary: dict[str, Any], out: Any) -> None:
+    """--via-proxy's summary as a Markdown table, for people."""
+    head = (
+        "| tables x servers | via | moves/s | p50 ms | p99 ms | server CPU ms/move"
+        " | nginx CPU ms/move | machine busy % | gaps | errors | failed sockets |"
+    )
+    print(head, file=out)
+    print("|---" * head.count(" | ") + "|---|", file=out)
+    for p in summary["summary"]:
+        for via in ("direct", "nginx"):
+            if via not in p:
+                continue
+            f = p[via]
+            print(
+                f"| {p['tables']} x {p['servers']} | {via} | {f['moves_per_s']} | {f['p50_ms']}"
+                f" | {f['p99_ms']} | {f['server_cpu_ms_per_move']}"
+                f" | {f.get('nginx_cpu_ms_per_move', '-')} | {f['machine_busy_percent']}"
+                f" | {f['seq_gaps']} | {f['errors']} | {f['failed_sockets']} |",
+                file=out,
+            )
+        if "nginx_vs_direct" in p:
+            q = p["nginx_vs_direct"]
+            print(
+                f"nginx / direct at {p['tables']} tables: moves/s x{q['moves_per_s']}, "
+                f"p50 x{q['p50']} ({q['p50_added_ms']:+} ms), p99 x{q['p99']}, "
+                f"server CPU/move x{q['server_cpu_per_move']}, server+nginx CPU/move "
+                f"x{q['server_and_nginx_cpu_per_move']} ({q['cpu_added_ms_per_move']:+} ms)",
+                file=out,
+            )
+    print(f"load average at each run's start: {summary['load_average_at_start']}", file=out)
+
+
 def pool_cpu(pids: list[int]) -> dict[int, float]:
     """CPU seconds (utime+stime) of each process of the bot pools beside the servers `pids`:
     their children spawned by multiprocessing (not its resource tracker)."""
@@ -654,9 +904,32 @@ def server_pid(port: int) -> int:
     return int(out.split("pid=")[1].split(",")[0])
 
 
+def upstream_sockets(ports: list[int]) -> dict[int, int]:
+    """Established TCP connections to each of `ports` (from nginx, when it is in front)."""
+    import subprocess
+
+    out = {}
+    for port in ports:
+        listed = subprocess.run(
+            ["ss", "-tnH", "state", "established", "dport", "=", f":{port}"],
+            capture_output=True,
+            text=True,
+        ).stdout
+        out[port] = len(listed.splitlines())
+    return out
+
+
 async def run(
-    args: Any, tables: list[dict], ports: list[int], pids: list[int], server: str = "mediana"
+    args: Any,
+    tables: list[dict],
+    ports: list[int],
+    pids: list[int],
+    server: str = "mediana",
+    via: str | None = None,
+    proxy: dict[str, Any] | None = None,
 ) -> dict:
+    """One run. `via` (--via-proxy) is "direct" or "nginx"; with `proxy` (nginx's port and
+    master pid) the clients connect to nginx instead of `ports`, and nginx's CPU is measured."""
     stats = Stats()
     stats.sockets = sum(len(t["tokens"]) - len(t["bots"]) + args.watchers for t in tables)
     load = os.getloadavg()
@@ -664,6 +937,8 @@ async def run(
     pace = 1.0 / args.rate
     clients = []
     k = 0
+    entry = [proxy["port"]] if proxy else ports  # where the clients connect
+    per_port: dict[int, int] = {}
     for i, t in enumerate(tables):
         bots = frozenset(t["bots"])
         n = len(t["tokens"]) - len(bots)
@@ -672,12 +947,14 @@ async def run(
                 continue
             # by seat: a table's seats on different servers (most fan-out crosses processes);
             # by table: all its seats on one server (as a proxy hashing on the table id would).
-            port = ports[(k if args.placement == "seat" else i) % len(ports)]
+            port = entry[(k if args.placement == "seat" else i) % len(entry)]
+            per_port[port] = per_port.get(port, 0) + 1
             k += 1
             url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/?token={token}"
             clients.append(seat_client(url, t["id"], seat, n, stats, pace, stop, bots))
         for w in range(args.watchers):
-            port = ports[(k + w if args.placement == "seat" else i) % len(ports)]
+            port = entry[(k + w if args.placement == "seat" else i) % len(entry)]
+            per_port[port] = per_port.get(port, 0) + 1
             clients.append(
                 watcher_client(f"ws://127.0.0.1:{port}/ws/tables/{t['id']}/", stats, stop)
             )
@@ -693,6 +970,9 @@ async def run(
     tasks = [asyncio.create_task(c) for c in clients]
     await asyncio.sleep(args.warmup)
     cpu0 = sum(cpu_seconds(p) for p in pids)
+    if proxy:  # nginx's master and its workers
+        nginx_pids = [proxy["pid"], *sorted(children(proxy["pid"]))]
+        nginx0 = {p: run_seconds(p) for p in nginx_pids}
     pool0 = pool_cpu(pids)
     client0 = time.process_time()
     busy0, total0 = machine_busy()
@@ -711,6 +991,15 @@ async def run(
     client_lag = lag.worst
     elapsed = time.monotonic() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    if proxy:
+        nginx_cpu = 0.0
+        for p, before in nginx0.items():
+            try:
+                nginx_cpu += run_seconds(p) - before
+            except OSError:  # a worker gone (it crashed): counted in nginx_workers_after
+                continue
+        nginx_after = [proxy["pid"], *sorted(children(proxy["pid"]))]
+        sockets_per_server = upstream_sockets(ports)
     pool1 = pool_cpu(pids)
     client_cpu = time.process_time() - client0
     busy1, total1 = machine_busy()
@@ -758,6 +1047,24 @@ async def run(
     }
     if args.strong_bots:
         result.update(bot_figures(args, stats, elapsed, cpu, pool0, pool1, len(ports)))
+    if via:
+        result["via"] = via
+        if proxy:
+            moves = max(1, stats.applied + result.get("bot_moves", 0))
+            result.update(
+                {
+                    "placement": "nginx: hash of the table id",
+                    # Each server's established connections from nginx at the window's end.
+                    "sockets_per_server": {str(p): n for p, n in sockets_per_server.items()},
+                    "nginx_workers": len(nginx_pids) - 1,
+                    "nginx_workers_after": len(nginx_after) - 1,
+                    "nginx_cpu_ms_per_move": round(nginx_cpu / moves * 1000, 3),
+                    "nginx_cpu_percent": round(nginx_cpu / elapsed * 100, 1),
+                    "server_and_nginx_cpu_ms_per_move": round((cpu + nginx_cpu) / moves * 1000, 2),
+                }
+            )
+        else:
+            result["sockets_per_server"] = {str(p): n for p, n in per_port.items()}
     if profiling:
         for port in ports:
             Path(args.profile, f"{server}-{port}.json").write_text(

@@ -97,19 +97,36 @@ def running(args: list[str], env: dict[str, str], port: int | None = None) -> It
                 proc.wait()
 
 
-def readme_uvicorn_lines() -> list[list[str]]:
-    """Every uvicorn command line of README.md's code blocks, split into arguments."""
-    text = (ROOT / "README.md").read_text().replace("\\\n", " ")
-    lines = re.findall(r"^\.venv/bin/uvicorn .*$", text, flags=re.MULTILINE)
-    return [shlex.split(line.removesuffix("&")) for line in lines]
+def procfile_commands() -> dict[str, str]:
+    """The Procfile's process types and their command lines, as honcho reads them."""
+    from honcho.environ import parse_procfile
+
+    return dict(parse_procfile((ROOT / "Procfile").read_text()).processes)
 
 
-def readme_uvicorn(port: int, app: str = "config.asgi:application") -> list[str]:
-    """README's uvicorn command line ("Running at scale"), serving `app` on 127.0.0.1:`port`.
+def shipped_uvicorn_lines() -> list[list[str]]:
+    """Every uvicorn command line the repository gives an operator, split into arguments: the
+    Procfile's, the systemd unit's, and any in README.md's or docs/deployment.md's code blocks."""
+    texts = [
+        f"{procfile_commands()['web']}\n",
+        *(path.read_text() for path in sorted((ROOT / "config/deploy/systemd").glob("*"))),
+        (ROOT / "README.md").read_text(),
+        (ROOT / "docs/deployment.md").read_text(),
+    ]
+    lines = []
+    for text in texts:
+        text = text.replace("\\\n", " ")
+        found = re.findall(r"^(?:ExecStart=)?\S*/uvicorn .*$", text, flags=re.MULTILINE)
+        lines += [shlex.split(line.removeprefix("ExecStart=").removesuffix("&")) for line in found]
+    return lines
 
-    Read from README.md, so the servers tests and benchmarks start are the ones the docs tell
-    you to run, flags included (`--no-proxy-headers`, `--ws-max-size`)."""
-    args = readme_uvicorn_lines()[0]
+
+def procfile_uvicorn(port: int, app: str = "config.asgi:application") -> list[str]:
+    """The Procfile's uvicorn command line (`web`), serving `app` on 127.0.0.1:`port`.
+
+    Read from the Procfile, so the servers tests and benchmarks start are the ones a deployment
+    runs, flags included (`--no-proxy-headers`, `--ws-max-size`)."""
+    args = shlex.split(procfile_commands()["web"])
     args[0] = str(BIN / "uvicorn")
     args[1] = app
     args[args.index("--host") + 1] = "127.0.0.1"
@@ -119,10 +136,10 @@ def readme_uvicorn(port: int, app: str = "config.asgi:application") -> list[str]
 
 @contextmanager
 def uvicorn_server(env: dict[str, str]) -> Iterator[int]:
-    """One uvicorn process serving config.asgi on a free port, as README starts it; yields the
-    port."""
+    """One uvicorn process serving config.asgi on a free port, as the Procfile starts it;
+    yields the port."""
     port = free_port()
-    with running([*readme_uvicorn(port), "--log-level", "warning"], env, port):
+    with running([*procfile_uvicorn(port), "--log-level", "warning"], env, port):
         yield port
 
 

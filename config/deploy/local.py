@@ -61,11 +61,11 @@ def environment(var: Path, listen: str, base: dict[str, str] | None = None) -> d
             "SITE_URL": f"http://{listen}" if ":" in listen else f"http://{host}:{listen}",
             "TRUSTED_PROXIES": "127.0.0.1,::1",
             "PROMETHEUS_MULTIPROC_DIR": str(var / "metrics"),
-            "STATIC_ROOT": str(ROOT / "staticfiles"),
             "PYTHONPATH": str(ROOT),
             "PYTHONUNBUFFERED": "1",
         }
     )
+    env.setdefault("STATIC_ROOT", str(ROOT / "staticfiles"))
     env.update(shared_secrets(var / "env"))
     return env
 
@@ -84,8 +84,19 @@ def create_database(url: str) -> None:
         subprocess.run(["psql", server, "-qc", f'CREATE DATABASE "{name}"'], check=True)
 
 
-def prepare(env: dict[str, str], var: Path, servers: int, listen: str, demo: bool) -> Path:
+def prepare(
+    env: dict[str, str],
+    var: Path,
+    servers: int,
+    listen: str,
+    demo: bool,
+    first_port: int = FIRST_PORT,
+) -> Path:
     """Migrate, collect static files, write nginx's files, empty the metrics; nginx.conf's path."""
+    # Emptied first: every process, the commands below included, writes its figures there.
+    metrics = Path(env["PROMETHEUS_MULTIPROC_DIR"])
+    shutil.rmtree(metrics, ignore_errors=True)
+    metrics.mkdir(parents=True)
     create_database(env["DATABASE_URL"])
     manage = [str(BIN / "python"), "manage.py"]
     subprocess.run([*manage, "migrate", "--no-input"], cwd=ROOT, env=env, check=True)
@@ -96,10 +107,7 @@ def prepare(env: dict[str, str], var: Path, servers: int, listen: str, demo: boo
         subprocess.run(
             [*manage, "load_demo", "--base-url", env["SITE_URL"]], cwd=ROOT, env=env, check=True
         )
-    metrics = Path(env["PROMETHEUS_MULTIPROC_DIR"])
-    shutil.rmtree(metrics, ignore_errors=True)
-    metrics.mkdir(parents=True)
-    ports = [f"127.0.0.1:{FIRST_PORT + i}" for i in range(servers)]
+    ports = [f"127.0.0.1:{first_port + i}" for i in range(servers)]
     render = [str(BIN / "python"), str(ROOT / "config/deploy/render_nginx.py")]
     render += ["--local", str(var / "nginx"), "--listen", listen, "--servers", ",".join(ports)]
     render += ["--static-root", env["STATIC_ROOT"]]
@@ -110,7 +118,9 @@ def prepare(env: dict[str, str], var: Path, servers: int, listen: str, demo: boo
 Process = tuple[str, list[str], dict[str, str]]
 
 
-def processes(env: dict[str, str], servers: int, nginx_conf: Path) -> list[Process]:
+def processes(
+    env: dict[str, str], servers: int, nginx_conf: Path, first_port: int = FIRST_PORT
+) -> list[Process]:
     """Every process as honcho starts it: the Procfile's, expanded by honcho's own parser (N
     web processes on ports 8001..), and nginx. (name, argv, environment) each."""
     from honcho.environ import expand_processes, parse_procfile
@@ -118,7 +128,7 @@ def processes(env: dict[str, str], servers: int, nginx_conf: Path) -> list[Proce
     procfile = parse_procfile((ROOT / "Procfile").read_text())
     out = []
     for p in expand_processes(
-        procfile.processes, concurrency={"web": servers}, env=env, port=FIRST_PORT
+        procfile.processes, concurrency={"web": servers}, env=env, port=first_port
     ):
         out.append((p.name, ["/bin/sh", "-c", p.cmd], p.env))
     nginx = [NGINX, "-p", str(nginx_conf.parent), "-c", str(nginx_conf), "-e", "stderr"]

@@ -11,6 +11,7 @@ A plain script (no Django), so an operator can run it before anything else is se
 from __future__ import annotations
 
 import argparse
+import getpass
 import ipaddress
 import sys
 from pathlib import Path
@@ -83,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     prefix = Path(args.local).resolve()
     prefix.mkdir(parents=True, exist_ok=True)
     (prefix / "mediana.conf").write_text(site(args, str(prefix)))
-    whole = fill((HERE / "nginx-local.conf").read_text(), {"PREFIX": str(prefix)})
+    fields = {"PREFIX": str(prefix), "USER": getpass.getuser()}
+    whole = fill((HERE / "nginx-local.conf").read_text(), fields)
     (prefix / "nginx.conf").write_text(whole)
     print(prefix / "nginx.conf")
     return 0

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from games import registry as engines
-from tests.procs import ROOT, free_port, manage, readme_uvicorn, running, service_env
+from tests.procs import ROOT, free_port, manage, procfile_uvicorn, running, service_env
 
 CLIENT = ROOT / "docs" / "examples" / "bot_client.py"
 GAMES = engines.game_names()
@@ -35,7 +35,7 @@ def server(tmp_path_factory) -> Iterator[str]:
         ".create_user('robo', password='robo-pass-42', is_bot_account=True)",
     )
     port = free_port()
-    with running([*readme_uvicorn(port), "--log-level", "warning"], env, port):
+    with running([*procfile_uvicorn(port), "--log-level", "warning"], env, port):
         yield f"http://127.0.0.1:{port}"
 
 

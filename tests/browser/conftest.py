@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.procs import ROOT, free_port, manage, readme_uvicorn, running, service_env
+from tests.procs import ROOT, free_port, manage, procfile_uvicorn, running, service_env
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -71,7 +71,7 @@ def serve(database: Path, summary_seconds: int = 0, **settings: str) -> Iterator
     server = Server("", env)
     server.manage("migrate", "--no-input", "-v0")
     port = free_port()
-    args = [*readme_uvicorn(port, "tests.browser.asgi:application"), "--log-level", "warning"]
+    args = [*procfile_uvicorn(port, "tests.browser.asgi:application"), "--log-level", "warning"]
     with running(args, env, port):
         server.url = f"http://127.0.0.1:{port}"
         yield server

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.procs import free_port, manage, readme_uvicorn, running
+from tests.procs import free_port, manage, procfile_uvicorn, running
 
 
 def test_commands_and_a_hand_started_server_need_no_configuration(tmp_path):
@@ -21,7 +21,7 @@ def test_commands_and_a_hand_started_server_need_no_configuration(tmp_path):
     record = json.loads(manage(env, "export_record", "--table", created["table"]))
     assert record["game"] == "saichugen"
     port = free_port()
-    with running(readme_uvicorn(port), env, port):
+    with running(procfile_uvicorn(port), env, port):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{created['url']}") as page:
             assert page.status == 200
         with urllib.request.urlopen(f"http://localhost:{port}/healthz") as health:

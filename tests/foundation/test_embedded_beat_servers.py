@@ -1,5 +1,5 @@
 """The servers run beat's schedule from their start in the embedded mode: Daphne as `make run`
-starts it (`manage.py runserver`, with its autoreloader) and uvicorn as README starts it, with
+starts it (`manage.py runserver`, with its autoreloader) and uvicorn as the Procfile starts it, with
 no request and no table socket. Seen by a lobby table that waited too long: the schedule's
 `gameplay.expire_waiting` cancels it; a management command does not."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.procs import free_port, manage, readme_uvicorn, running, service_env
+from tests.procs import free_port, manage, procfile_uvicorn, running, service_env
 
 AGED_TABLE = (
     "from datetime import timedelta; from django.utils import timezone; "
@@ -54,7 +54,7 @@ def test_a_server_runs_the_schedule_from_its_start(migrated, tmp_path, command):
     assert status(database) == "waiting"
     port = free_port()
     if command == "uvicorn":
-        args = readme_uvicorn(port)
+        args = procfile_uvicorn(port)
     else:
         env["DEBUG"] = "1"
         args = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"]

@@ -32,7 +32,7 @@ from tests.procs import (
     ROOT,
     free_port,
     manage,
-    readme_uvicorn,
+    procfile_uvicorn,
     run_async,
     service_env,
     wait_for_port,
@@ -41,11 +41,11 @@ from tests.procs import (
 
 @contextmanager
 def uvicorn_logging_to(log: Path, env: dict[str, str]) -> Iterator[int]:
-    """The README's uvicorn command at its default log level, stdout and stderr into `log`."""
+    """The Procfile's uvicorn command at its default log level, stdout and stderr into `log`."""
     port = free_port()
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            readme_uvicorn(port),
+            procfile_uvicorn(port),
             cwd=ROOT,
             env=env,
             stdout=out,

@@ -1,7 +1,7 @@
 """The servers as README and the Makefile start them: whom they believe, how large a frame they
 take.
 
-uvicorn is started with README's own command line (parsed from README.md: the docs and these
+uvicorn is started with the Procfile's own command line (parsed from it: the deployment and these
 tests cannot drift apart), Daphne as `make run` starts it (`manage.py runserver`). Whom to
 believe about a client's address is Mediana's decision alone (`TRUSTED_PROXIES`,
 accounts/client_address.py): a server that rewrites the address from `X-Forwarded-For` itself
@@ -28,11 +28,11 @@ from config.websocket_frames import MAX_FRAME_BYTES, MAX_MESSAGE_CHARS
 from tests.procs import (
     free_port,
     manage,
-    readme_uvicorn,
-    readme_uvicorn_lines,
+    procfile_uvicorn,
     run_async,
     running,
     service_env,
+    shipped_uvicorn_lines,
 )
 
 LIMIT = 3  # LOGIN_FAILURE_LIMIT of these servers
@@ -67,7 +67,8 @@ class Server:
 
 @contextmanager
 def server(migrated: Path, tmp_path: Path, command: str, **extra: str) -> Iterator[Server]:
-    """uvicorn as README starts it, or `runserver` as `make run` does, on a copy of `migrated`."""
+    """uvicorn as the Procfile starts it, or `runserver` as `make run` does, on a copy of
+    `migrated`."""
     database = tmp_path / "db.sqlite3"
     shutil.copy(migrated, database)
     env = service_env(
@@ -78,7 +79,7 @@ def server(migrated: Path, tmp_path: Path, command: str, **extra: str) -> Iterat
     env.update(extra)
     port = free_port()
     if command == "uvicorn":
-        args = readme_uvicorn(port)
+        args = procfile_uvicorn(port)
     else:
         env["DEBUG"] = "1"
         args = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
@@ -123,14 +124,28 @@ async def frame_answers(base: str) -> tuple[dict, int | None]:
     return answer, None
 
 
-def test_every_uvicorn_line_of_the_readme_sets_the_flags():
-    lines = readme_uvicorn_lines()
+def options(args: list[str]) -> list[str]:
+    """A uvicorn command line's options but where it listens (host, port)."""
+    out, skip = [], False
+    for arg in args[2:]:
+        if skip:
+            skip = False
+        elif arg in ("--host", "--port"):
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
+def test_every_uvicorn_line_shipped_sets_the_flags():
+    """The Procfile's, the systemd unit's and any in the docs: the same options everywhere."""
+    lines = shipped_uvicorn_lines()
     assert len(lines) >= 2
     for args in lines:
+        assert args[1] == "config.asgi:application"
         assert "--no-proxy-headers" in args
         assert args[args.index("--ws-max-size") + 1] == str(MAX_FRAME_BYTES)
-        # The same line but for the port (so the test's copy stands for all of them).
-        assert args[:5] + args[6:] == lines[0][:5] + lines[0][6:]
+        assert options(args) == options(lines[0]), args
 
 
 @pytest.mark.parametrize("command", ["uvicorn", "runserver"])
