@@ -44,10 +44,14 @@ run: $(VENV)/.base
 ## nginx on LISTEN (127.0.0.1:8080) in front of SERVERS uvicorn table servers (2), a worker for
 ## each queue and one beat (Procfile, run by honcho), on PostgreSQL and Redis (DATABASE_URL,
 ## REDIS_URL; local defaults). Needs Debian's nginx. docs/deployment.md
+## (the table servers on FIRST_PORT and up; DEMO=0: no demo in a new database)
 SERVERS ?= 2
 LISTEN ?= 127.0.0.1:8080
+FIRST_PORT ?= 8001
+DEMO ?= 1
 deploy-local: $(VENV)/.base
-	$(BIN)/python config/deploy/local.py --servers $(SERVERS) --listen $(LISTEN)
+	$(BIN)/python config/deploy/local.py --servers $(SERVERS) --listen $(LISTEN) \
+		--first-port $(FIRST_PORT) $(if $(filter 0,$(DEMO)),--no-demo,)
 
 ## test: install the dev requirements and run the whole suite
 test: $(VENV)/.dev

@@ -7,6 +7,7 @@ channel layer and a real Celery broker (and result backend) for worker processes
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 from pathlib import Path
 
@@ -30,6 +31,10 @@ from config.websocket_frames import MAX_FRAME_BYTES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MEDIANA_VAR_DIR") or BASE_DIR / "var")
+# Made here in every process: it is not in git, and a fresh checkout's beat keeps its schedule
+# there (the Procfile's `--schedule var/...`), SQLite its database, `make run` its keys.
+with contextlib.suppress(OSError):
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY")
@@ -163,7 +168,6 @@ if DATABASE_URL:
             "timeout": DB_POOL_TIMEOUT,
         }
 else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",

@@ -1,9 +1,13 @@
-"""`make deploy-local`: the whole deployment on this machine, for a try-out, from the
-repository's own files: nginx (config/deploy/nginx.conf) in front of N uvicorn table servers, a
-Celery worker for each queue and one beat (Procfile), run by honcho, on PostgreSQL and Redis.
+"""`make deploy-local`: the whole deployment on this machine, for a try-out.
+
+From the repository's own files: nginx (config/deploy/nginx.conf) in front of N uvicorn table
+servers, a Celery worker for each queue and one beat (Procfile), run by honcho, on PostgreSQL
+and Redis.
 
     make deploy-local                       # http://127.0.0.1:8080/, two table servers
-    make deploy-local SERVERS=4 LISTEN=127.0.0.1:9000
+    make deploy-local SERVERS=4 LISTEN=127.0.0.1:9000 FIRST_PORT=8101
+
+The demo is loaded when the database is new (later starts keep its accounts and passwords).
 
 What it keeps in var/deploy/ (made once, 0600): the secrets every process shares (SECRET_KEY,
 METRICS_TOKEN, the VAPID key pair), nginx's files and the metrics of the running processes
@@ -70,8 +74,9 @@ def environment(var: Path, listen: str, base: dict[str, str] | None = None) -> d
     return env
 
 
-def create_database(url: str) -> None:
-    """The PostgreSQL database of DATABASE_URL, created if missing (a try-out's own)."""
+def create_database(url: str) -> bool:
+    """The PostgreSQL database of DATABASE_URL, created if missing (a try-out's own); whether
+    it was."""
     name = url.rsplit("/", 1)[1].split("?")[0]
     server = url.rsplit("/", 1)[0] + "/postgres"
     exists = subprocess.run(
@@ -80,8 +85,10 @@ def create_database(url: str) -> None:
         text=True,
         check=True,
     )
-    if exists.stdout.strip() != "1":
-        subprocess.run(["psql", server, "-qc", f'CREATE DATABASE "{name}"'], check=True)
+    if exists.stdout.strip() == "1":
+        return False
+    subprocess.run(["psql", server, "-qc", f'CREATE DATABASE "{name}"'], check=True)
+    return True
 
 
 def prepare(
@@ -97,13 +104,13 @@ def prepare(
     metrics = Path(env["PROMETHEUS_MULTIPROC_DIR"])
     shutil.rmtree(metrics, ignore_errors=True)
     metrics.mkdir(parents=True)
-    create_database(env["DATABASE_URL"])
+    created = create_database(env["DATABASE_URL"])
     manage = [str(BIN / "python"), "manage.py"]
     subprocess.run([*manage, "migrate", "--no-input"], cwd=ROOT, env=env, check=True)
     subprocess.run(
         [*manage, "collectstatic", "--no-input", "--verbosity", "0"], cwd=ROOT, env=env, check=True
     )
-    if demo:
+    if demo and created:  # once: loading it again would change the demo players' passwords
         subprocess.run(
             [*manage, "load_demo", "--base-url", env["SITE_URL"]], cwd=ROOT, env=env, check=True
         )
@@ -141,18 +148,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=int, default=2, help="uvicorn table servers")
     parser.add_argument("--listen", default="127.0.0.1:8080", help="nginx's address")
     parser.add_argument("--var", default=str(ROOT / "var" / "deploy"))
-    parser.add_argument("--no-demo", action="store_true", help="do not load the demo")
+    parser.add_argument(
+        "--first-port", type=int, default=FIRST_PORT, help="the first table server's port"
+    )
+    parser.add_argument(
+        "--no-demo", action="store_true", help="do not load the demo into a new database"
+    )
     args = parser.parse_args(argv)
     var = Path(args.var).resolve()
     env = environment(var, args.listen)
-    nginx_conf = prepare(env, var, args.servers, args.listen, not args.no_demo)
+    nginx_conf = prepare(
+        env, var, args.servers, args.listen, not args.no_demo, first_port=args.first_port
+    )
     # honcho runs the Procfile and nginx beside it; Ctrl-C stops them all.
     procfile = var / "Procfile"
     nginx = f"{NGINX} -p {nginx_conf.parent} -c {nginx_conf} -e stderr"
     procfile.write_text((ROOT / "Procfile").read_text() + f"proxy: {nginx}\n")
     print(f"Mediana on http://{args.listen}/ (metrics: bearer token in {var / 'env'})")
+    print("honcho stops every process when one dies; run `make deploy-local` again to go on.")
     honcho = [str(BIN / "honcho"), "start", "-f", str(procfile), "-d", str(ROOT)]
-    honcho += ["-c", f"web={args.servers}", "-p", str(FIRST_PORT)]
+    honcho += ["-c", f"web={args.servers}", "-p", str(args.first_port)]
     os.execve(honcho[0], honcho, env)
     return 0
 

@@ -40,12 +40,46 @@ def allow_lines(networks: list[str]) -> str:
     return "\n".join(f"        allow {n};" for n in networks)
 
 
+def listen_lines(args: argparse.Namespace) -> tuple[str, str]:
+    """The site's `listen` and TLS lines, and the port-80 server that redirects to HTTPS (empty
+    without a certificate: plain HTTP on --listen)."""
+    if not args.certificate:
+        return f"    listen {args.listen};", ""
+    lines = [
+        "    listen 443 ssl http2;",
+        "    listen [::]:443 ssl http2;",
+        f"    ssl_certificate     {args.certificate};",
+        f"    ssl_certificate_key {args.certificate_key};",
+        "    ssl_protocols       TLSv1.2 TLSv1.3;",
+        "    ssl_session_cache   shared:mediana_tls:10m;",
+    ]
+    redirect = "\n".join(
+        [
+            "server {",
+            "    listen 80;",
+            "    listen [::]:80;",
+            f"    server_name {args.server_name};",
+            "    location ^~ /.well-known/acme-challenge/ {",
+            f"        root {args.acme_root};",
+            "    }",
+            "    location / {",
+            "        return 301 https://$host$request_uri;",
+            "    }",
+            "}",
+        ]
+    )
+    return "\n".join(lines), redirect
+
+
 def site(args: argparse.Namespace, log_dir: str) -> str:
+    listen, redirect = listen_lines(args)
     return fill(
         (HERE / "nginx.conf").read_text(),
         {
             "SERVERS": server_lines(args.servers),
-            "LISTEN": args.listen,
+            "LISTEN_LINES": listen,
+            "REDIRECT_SERVER": redirect,
+            "ACME_ROOT": args.acme_root,
             "SERVER_NAME": args.server_name,
             "STATIC_ROOT": str(Path(args.static_root).resolve()),
             "METRICS_ALLOW": allow_lines(args.metrics_allow),
@@ -73,11 +107,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--log-dir", default="/var/log/nginx")
     parser.add_argument(
+        "--certificate",
+        help="the TLS certificate chain (fullchain.pem): serve HTTPS on 443, redirect 80 to it",
+    )
+    parser.add_argument("--certificate-key", help="its private key (privkey.pem)")
+    parser.add_argument(
+        "--acme-root",
+        default="/var/www/html",
+        help="where certbot --webroot writes its challenges (/.well-known/acme-challenge/)",
+    )
+    parser.add_argument(
         "--local",
         metavar="PREFIX",
         help="write a whole nginx for an ordinary user under PREFIX (nginx.conf, mediana.conf)",
     )
     args = parser.parse_args(argv)
+    if bool(args.certificate) != bool(args.certificate_key):
+        parser.error("--certificate and --certificate-key go together")
     if not args.local:
         sys.stdout.write(site(args, args.log_dir))
         return 0
