@@ -157,3 +157,32 @@ def test_an_error_report_carries_no_secret():
         assert secret not in cleaned
     assert scrub(event)["extra"] == {"count": 3}
     assert scrub(event)["level"] == "error"
+
+
+def test_nginx_config_with_a_certificate_serves_https_and_redirects_port_80(tmp_path):
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    openssl = shutil.which("openssl")
+    if not Path(nginx).exists() or not openssl:
+        pytest.skip("no nginx or openssl to check the config with")
+    cert, key = tmp_path / "fullchain.pem", tmp_path / "privkey.pem"
+    request = [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+    request += ["-subj", "/CN=t", "-keyout", str(key), "-out", str(cert)]
+    made = subprocess.run(request, capture_output=True)
+    assert made.returncode == 0, made.stderr
+    args = ["--local", str(tmp_path), "--static-root", str(tmp_path), "--acme-root", str(tmp_path)]
+    args += ["--certificate", str(cert), "--certificate-key", str(key)]
+    assert render_nginx.main(args) == 0
+    site = (tmp_path / "mediana.conf").read_text()
+    assert "listen 443 ssl" in site and "return 301 https://$host$request_uri;" in site
+    checked = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_a_certificate_without_its_key_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        render_nginx.main(["--certificate", "/etc/ssl/x.pem"])
+    assert "go together" in capsys.readouterr().err
