@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
@@ -23,6 +24,7 @@ from config.celery import app as celery_app
 
 log = logging.getLogger(__name__)
 CHECK_TIMEOUT = 3.0
+STARTED = time.monotonic()
 
 
 def check_database() -> dict[str, str]:
@@ -68,6 +70,25 @@ CHECKS: dict[str, Callable[[], dict[str, str]]] = {
 }
 
 
+def check_schedule() -> dict[str, str]:
+    """Beat's heartbeat: turn clocks swept within SCHEDULE_LATE_AFTER seconds. A late schedule
+    does not stop this process serving (it is reported `late`, not down, and the answer stays
+    200), but clocks, bots' re-queues and reminders wait: page someone."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return {"status": "up", "mode": "embedded"}  # this very process runs the schedule
+    from gameplay.services.clocks import sweep_age
+
+    late_after = settings.SCHEDULE_LATE_AFTER
+    age = sweep_age()
+    if age is None:
+        starting = time.monotonic() - STARTED < late_after
+        return {"status": "up" if starting else "late", "last_sweep": "none on record"}
+    return {"status": "up" if age <= late_after else "late", "seconds_since_sweep": f"{age:.0f}"}
+
+
+WATCHED: dict[str, Callable[[], dict[str, str]]] = {"schedule": check_schedule}
+
+
 def run_checks() -> dict[str, dict[str, str]]:
     """Every check's outcome; a check that raises is reported down with its reason."""
     results: dict[str, dict[str, str]] = {}
@@ -80,11 +101,29 @@ def run_checks() -> dict[str, dict[str, str]]:
     return results
 
 
+def run_watched() -> dict[str, dict[str, str]]:
+    results: dict[str, dict[str, str]] = {}
+    for name, check in WATCHED.items():
+        try:
+            results[name] = check()
+        except Exception as exc:
+            log.warning("healthz: %s could not be checked: %s", name, exc)
+            results[name] = {"status": "late", "error": f"{type(exc).__name__}: {exc}"[:300]}
+    return results
+
+
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when this process can serve (503 names what is down); `late` names what runs
+    elsewhere and has fallen behind (beat), without taking this process out of service."""
     checks = run_checks()
     down = sorted(name for name, result in checks.items() if result["status"] != "up")
+    watched = run_watched()
+    late = sorted(name for name, result in watched.items() if result["status"] != "up")
+    checks.update(watched)
+    if late:
+        log.warning("healthz: late: %s", ", ".join(late))
     if not request.user.is_staff:
         checks = {name: {"status": result["status"]} for name, result in checks.items()}
-    body = {"status": "down" if down else "up", "down": down, "checks": checks}
+    body = {"status": "down" if down else "up", "down": down, "late": late, "checks": checks}
     return JsonResponse(body, status=503 if down else 200)

@@ -121,7 +121,8 @@ def _alive(pid: int) -> bool:
 
 
 class QueueDepths(Collector):
-    """Tasks waiting in each Celery queue, read from the Redis broker at the scrape."""
+    """Tasks waiting in each Celery queue, read from the Redis broker at the scrape, and the
+    age of beat's last sweep of the clocks, read from the shared cache."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         family = GaugeMetricFamily(
@@ -138,6 +139,20 @@ class QueueDepths(Collector):
             except Exception:  # the broker down: /healthz says so; the scrape goes on
                 log.warning("metrics: could not read the queues' depths", exc_info=True)
         yield family
+        from gameplay.services.clocks import sweep_age
+
+        age = GaugeMetricFamily(
+            "mediana_clock_sweep_age_seconds",
+            "Seconds since the turn clocks were last swept (beat's heartbeat; /healthz: late).",
+        )
+        try:
+            seconds = sweep_age()
+        except Exception:
+            log.warning("metrics: could not read the clocks' last sweep", exc_info=True)
+            seconds = None
+        if seconds is not None:
+            age.add_metric([], seconds)
+        yield age
 
 
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

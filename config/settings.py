@@ -416,6 +416,8 @@ CONTENT_SECURITY_POLICY = {
 # With PROMETHEUS_MULTIPROC_DIR (read by prometheus-client itself) every process of a machine
 # writes its figures there and any uvicorn's /metrics adds them up.
 METRICS_TOKEN = (env_str("METRICS_TOKEN") or "").strip()
+# /healthz reports the schedule `late` when beat has not swept the turn clocks for this long.
+SCHEDULE_LATE_AFTER = env_int("SCHEDULE_LATE_AFTER", 30, minimum=5)
 # SENTRY_DSN switches error reports on (config/sentry.py: nothing personal, secrets redacted);
 # SENTRY_TRACES_SAMPLE_RATE (0 to 1, default 0) samples requests' timings too.
 SENTRY_DSN = (env_str("SENTRY_DSN") or "").strip()

@@ -7,11 +7,14 @@ and a late move, apply a timeout once.
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -31,6 +34,22 @@ from games import Match, bots
 
 PLAYING = Table.Status.PLAYING
 FINISHED = Table.Status.FINISHED
+SWEPT_AT = "gameplay:clocks-swept-at"  # the cache key of the last sweep's time (epoch seconds)
+log = logging.getLogger(__name__)
+
+
+def sweep_age() -> float | None:
+    """Seconds since turn clocks were last swept anywhere (beat's heartbeat: the cache is
+    shared by every process with Redis); None when no sweep is on record."""
+    swept = cache.get(SWEPT_AT)
+    return None if swept is None else max(0.0, time.time() - swept)
+
+
+def _record_sweep() -> None:
+    try:
+        cache.set(SWEPT_AT, time.time(), None)
+    except Exception:  # the cache down: /healthz says so; the sweep itself was done
+        log.warning("could not record the clocks' sweep", exc_info=True)
 
 
 def default_action(
@@ -141,4 +160,5 @@ def sweep_clocks(
         # Claim the re-queue on seq so two sweepers do not both kick the same bot.
         if Table.objects.filter(pk=table_id, seq=seq, bot_due__lte=now - grace).update(bot_due=now):
             runner.schedule_bot(table_id, seq)
+    _record_sweep()
     return applied

@@ -390,6 +390,7 @@ def test_the_shipped_deployment_plays_through_nginx_and_survives_a_dead_server(d
     assert grew("mediana_http_request_seconds_count")
     assert grew("mediana_db_pool_requests_total")  # sampled in every table server
     assert 'mediana_queue_depth{queue="bots"}' in after
+    assert after["mediana_clock_sweep_age_seconds"] < 10  # beat sweeps every second
     # Every client has gone: no socket counted, the killed server's included.
     assert total(after, "mediana_sockets{") == 0, {
         k: v for k, v in after.items() if k.startswith("mediana_sockets")

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
+
+from config import health
+from gameplay.services import clocks
 
 pytestmark = pytest.mark.django_db
 
@@ -36,20 +41,21 @@ def test_all_up_in_embedded_mode(staff_client):
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "up"
-    assert body["down"] == []
-    assert set(body["checks"]) == {"database", "channel_layer", "celery_broker"}
+    assert body["down"] == [] and body["late"] == []
+    assert set(body["checks"]) == {"database", "channel_layer", "celery_broker", "schedule"}
     assert body["checks"]["celery_broker"]["mode"] == "eager"
+    assert body["checks"]["schedule"]["mode"] == "embedded"
 
 
 def test_anybody_sees_what_is_up_and_nothing_about_how(client):
     response = client.get("/healthz")
     assert response.status_code == 200
+    names = ("database", "channel_layer", "celery_broker", "schedule")
     assert response.json() == {
         "status": "up",
         "down": [],
-        "checks": {
-            name: {"status": "up"} for name in ("database", "channel_layer", "celery_broker")
-        },
+        "late": [],
+        "checks": {name: {"status": "up"} for name in names},
     }
 
 
@@ -103,3 +109,39 @@ def test_real_redis_is_reported_up(staff_client, settings):
 @pytest.mark.postgres
 def test_the_suite_runs_on_postgresql(staff_client):
     assert staff_client.get("/healthz").json()["checks"]["database"]["vendor"] == "postgresql"
+
+
+@pytest.fixture
+def with_beat(settings):
+    """A deployment with a broker (the memory transport answers the broker's check): the
+    schedule is beat's, and beat's sweeps are what /healthz looks for."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.SCHEDULE_LATE_AFTER = 30
+    cache.delete(clocks.SWEPT_AT)
+    yield
+    cache.delete(clocks.SWEPT_AT)
+
+
+def test_a_late_schedule_is_named_but_the_process_still_serves(staff_client, with_beat):
+    cache.set(clocks.SWEPT_AT, time.time() - 120, None)
+    response = staff_client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "up" and body["late"] == ["schedule"]
+    assert body["checks"]["schedule"] == {"status": "late", "seconds_since_sweep": "120"}
+
+
+def test_a_sweep_of_the_clocks_is_the_schedules_heartbeat(staff_client, with_beat):
+    clocks.sweep_clocks()
+    body = staff_client.get("/healthz").json()
+    assert body["late"] == [] and body["checks"]["schedule"]["status"] == "up"
+
+
+def test_no_sweep_on_record_is_late_once_the_process_has_been_up_a_while(
+    client, with_beat, monkeypatch
+):
+    monkeypatch.setattr(health, "STARTED", time.monotonic())
+    assert client.get("/healthz").json()["late"] == []  # just started: beat's first sweep is due
+    monkeypatch.setattr(health, "STARTED", time.monotonic() - 31)
+    body = client.get("/healthz").json()
+    assert body["late"] == ["schedule"] and body["checks"]["schedule"] == {"status": "late"}
