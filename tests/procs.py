@@ -59,13 +59,15 @@ def manage(env: dict[str, str], *args: str) -> str:
     return run.stdout
 
 
-def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+def wait_for_port(
+    port: int, proc: subprocess.Popen, timeout: float = 30.0, host: str = "127.0.0.1"
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited early with {proc.returncode}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            with socket.create_connection((host, port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)

@@ -80,6 +80,8 @@ def site(args: argparse.Namespace, log_dir: str) -> str:
             "LISTEN_LINES": listen,
             "REDIRECT_SERVER": redirect,
             "ACME_ROOT": args.acme_root,
+            # the address nginx connects to the table servers from: their TRUSTED_PROXIES
+            "PROXY_BIND": f"    proxy_bind {args.bind};" if args.bind else "",
             "SERVER_NAME": args.server_name,
             "STATIC_ROOT": str(Path(args.static_root).resolve()),
             "METRICS_ALLOW": allow_lines(args.metrics_allow),
@@ -106,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         help="networks that may scrape /metrics through nginx (it also needs METRICS_TOKEN)",
     )
     parser.add_argument("--log-dir", default="/var/log/nginx")
+    parser.add_argument(
+        "--bind",
+        help="connect to the table servers from this address (a machine with several: the "
+        "one in their TRUSTED_PROXIES)",
+    )
     parser.add_argument(
         "--certificate",
         help="the TLS certificate chain (fullchain.pem): serve HTTPS on 443, redirect 80 to it",
