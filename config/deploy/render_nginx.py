@@ -40,7 +40,7 @@ def allow_lines(networks: list[str]) -> str:
     return "\n".join(f"        allow {n};" for n in networks)
 
 
-def listen_lines(args: argparse.Namespace) -> tuple[str, str]:
+def listen_lines(args: argparse.Namespace, log_dir: str) -> tuple[str, str]:
     """The site's `listen` and TLS lines, and the port-80 server that redirects to HTTPS (empty
     without a certificate: plain HTTP on --listen)."""
     if not args.certificate:
@@ -59,6 +59,9 @@ def listen_lines(args: argparse.Namespace) -> tuple[str, str]:
             "    listen 80;",
             "    listen [::]:80;",
             f"    server_name {args.server_name};",
+            # no URL in the logs here either: links mailed before HTTPS still come this way
+            f"    access_log {log_dir}/mediana-access.log mediana_no_url;",
+            f"    error_log {log_dir}/mediana-error.log crit;",
             "    location ^~ /.well-known/acme-challenge/ {",
             f"        root {args.acme_root};",
             "    }",
@@ -72,7 +75,7 @@ def listen_lines(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def site(args: argparse.Namespace, log_dir: str) -> str:
-    listen, redirect = listen_lines(args)
+    listen, redirect = listen_lines(args, log_dir)
     return fill(
         (HERE / "nginx.conf").read_text(),
         {

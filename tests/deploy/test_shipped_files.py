@@ -174,6 +174,10 @@ def test_nginx_config_with_a_certificate_serves_https_and_redirects_port_80(tmp_
     assert render_nginx.main(args) == 0
     site = (tmp_path / "mediana.conf").read_text()
     assert "listen 443 ssl" in site and "return 301 https://$host$request_uri;" in site
+    # Every server block logs without URLs (the redirect's too: old http:// links carry tokens).
+    servers = site.split("server {")[1:]
+    assert len(servers) == 2
+    assert all("mediana_no_url;" in block and "crit;" in block for block in servers)
     checked = subprocess.run(
         [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"],
         capture_output=True,
