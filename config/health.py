@@ -89,26 +89,17 @@ def check_schedule() -> dict[str, str]:
 WATCHED: dict[str, Callable[[], dict[str, str]]] = {"schedule": check_schedule}
 
 
-def run_checks() -> dict[str, dict[str, str]]:
-    """Every check's outcome; a check that raises is reported down with its reason."""
+def run_checks(
+    checks: dict[str, Callable[[], dict[str, str]]] = CHECKS, failed: str = "down"
+) -> dict[str, dict[str, str]]:
+    """Every check's outcome; a check that raises is reported `failed` with its reason."""
     results: dict[str, dict[str, str]] = {}
-    for name, check in CHECKS.items():
+    for name, check in checks.items():
         try:
             results[name] = check()
         except Exception as exc:
-            log.warning("healthz: %s is down: %s", name, exc)
-            results[name] = {"status": "down", "error": f"{type(exc).__name__}: {exc}"[:300]}
-    return results
-
-
-def run_watched() -> dict[str, dict[str, str]]:
-    results: dict[str, dict[str, str]] = {}
-    for name, check in WATCHED.items():
-        try:
-            results[name] = check()
-        except Exception as exc:
-            log.warning("healthz: %s could not be checked: %s", name, exc)
-            results[name] = {"status": "late", "error": f"{type(exc).__name__}: {exc}"[:300]}
+            log.warning("healthz: %s is %s: %s", name, failed, exc)
+            results[name] = {"status": failed, "error": f"{type(exc).__name__}: {exc}"[:300]}
     return results
 
 
@@ -118,7 +109,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     elsewhere and has fallen behind (beat), without taking this process out of service."""
     checks = run_checks()
     down = sorted(name for name, result in checks.items() if result["status"] != "up")
-    watched = run_watched()
+    watched = run_checks(WATCHED, failed="late")
     late = sorted(name for name, result in watched.items() if result["status"] != "up")
     checks.update(watched)
     if late:

@@ -127,6 +127,7 @@ class Seat:
     sleeps: float = 0.0  # seconds it ignores its turns from the first one (the clock plays)
     awake_at: float | None = None
     connections: int = 0
+    drops: int = 0  # connections that ended or failed before the table finished
     finished: bool = False
     seq: int = -1
 
@@ -154,7 +155,7 @@ async def play_seat(dep: Deployment, seat: Seat, deadline: float) -> None:
                 seat.connections += 1
                 await play_on(ws, seat, rng, deadline)
         except (OSError, TimeoutError, websockets.InvalidHandshake, websockets.ConnectionClosed):
-            pass
+            seat.drops += 1  # its server died or refused: reconnect through nginx, as a page does
         if not seat.finished:
             await asyncio.sleep(0.3)
 
